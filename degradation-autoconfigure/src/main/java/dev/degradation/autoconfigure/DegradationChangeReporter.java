@@ -1,0 +1,38 @@
+package dev.degradation.autoconfigure;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+
+import dev.degradation.engine.DegradationListener;
+import dev.degradation.engine.LevelChange;
+
+/**
+ * Reports every change of the engine once: one INFO log line and one application event.
+ */
+public class DegradationChangeReporter implements DegradationListener {
+
+	private static final Log logger = LogFactory.getLog(DegradationChangeReporter.class);
+
+	private final ApplicationEventPublisher publisher;
+
+	/**
+	 * Create a reporter.
+	 * @param publisher where events are published
+	 */
+	public DegradationChangeReporter(ApplicationEventPublisher publisher) {
+		this.publisher = publisher;
+	}
+
+	@Override
+	public void levelChanged(LevelChange change) {
+		if (logger.isInfoEnabled()) {
+			logger.info("Shed level " + change.previousLevel() + " -> " + change.level() + " (shed tiers: "
+					+ (change.shedTiers().isEmpty() ? "none" : String.join(", ", change.shedTiers())) + "): "
+					+ change.reason());
+		}
+		this.publisher.publishEvent(new DegradationLevelChangedEvent(this, change));
+	}
+
+}

@@ -1,0 +1,74 @@
+package dev.degradation.autoconfigure;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import dev.degradation.web.DegradationFilter;
+
+/**
+ * Configuration properties of the degradation starter.
+ */
+@ConfigurationProperties("degradation")
+public class DegradationProperties {
+
+	/**
+	 * Default manifest location: optional, so that an application without a manifest starts with
+	 * the starter inactive.
+	 */
+	public static final String DEFAULT_MANIFEST = "optional:classpath:degradation-manifest.yaml";
+
+	/**
+	 * Whether the degradation starter is enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Location of the degradation manifest, as a Spring resource location. Prefix it with
+	 * 'optional:' to let the application start without it, the starter then being inactive;
+	 * without the prefix a missing manifest fails startup.
+	 */
+	private String manifest = DEFAULT_MANIFEST;
+
+	private final Filter filter = new Filter();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getManifest() {
+		return this.manifest;
+	}
+
+	public void setManifest(String manifest) {
+		this.manifest = manifest;
+	}
+
+	public Filter getFilter() {
+		return this.filter;
+	}
+
+	/**
+	 * Settings of the servlet filter that serves fallbacks.
+	 */
+	public static class Filter {
+
+		/**
+		 * Order of the degradation filter. Keep it greater than Spring Security's filter order
+		 * (-100) so that authentication runs before any fallback is served.
+		 */
+		private int order = DegradationFilter.DEFAULT_ORDER;
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
+		}
+
+	}
+
+}

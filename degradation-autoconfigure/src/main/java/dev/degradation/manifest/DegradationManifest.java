@@ -1,0 +1,58 @@
+package dev.degradation.manifest;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A loaded and validated degradation manifest: the dependencies a service has and the tiers of
+ * routes it sheds, lowest priority first. Immutable; a manifest that reaches this type has passed
+ * every validation rule.
+ *
+ * @param source the description of the file it was loaded from
+ * @param defaults the settings that apply where a dependency sets none of its own
+ * @param dependencies the declared dependencies, in the order of the file
+ * @param tiers the tiers in shed order (ascending priority)
+ */
+public record DegradationManifest(String source, ManifestDefaults defaults, List<Dependency> dependencies,
+		List<Tier> tiers) {
+
+	public DegradationManifest {
+		dependencies = List.copyOf(dependencies);
+		tiers = List.copyOf(tiers);
+	}
+
+	/**
+	 * Return every route of every tier, in shed order.
+	 * @return the routes
+	 */
+	public List<Route> routes() {
+		return this.tiers.stream().flatMap((tier) -> tier.routes().stream()).toList();
+	}
+
+	/**
+	 * Return the highest tier priority, which is also the highest meaningful shed level.
+	 * @return the highest priority, or 0 when the manifest has no tiers
+	 */
+	public int maxPriority() {
+		return this.tiers.isEmpty() ? 0 : this.tiers.get(this.tiers.size() - 1).priority();
+	}
+
+	/**
+	 * Return the tier with the given name.
+	 * @param name the tier name
+	 * @return the tier, if declared
+	 */
+	public Optional<Tier> tier(String name) {
+		return this.tiers.stream().filter((tier) -> tier.name().equals(name)).findFirst();
+	}
+
+	/**
+	 * Return the dependency with the given name.
+	 * @param name the dependency name
+	 * @return the dependency, if declared
+	 */
+	public Optional<Dependency> dependency(String name) {
+		return this.dependencies.stream().filter((dependency) -> dependency.name().equals(name)).findFirst();
+	}
+
+}

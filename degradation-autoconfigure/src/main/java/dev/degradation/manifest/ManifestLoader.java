@@ -1,0 +1,110 @@
+package dev.degradation.manifest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.function.UnaryOperator;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Loads a degradation manifest from YAML and validates it completely. Every problem is collected
+ * with its line, column and YAML path and reported together in one
+ * {@link InvalidManifestException}; nothing is half-loaded.
+ *
+ * <p>Instances are immutable and thread-safe; the {@code with...} methods return a copy.
+ */
+public final class ManifestLoader {
+
+	private final ManifestLimits limits;
+
+	private final UnaryOperator<String> placeholders;
+
+	private final @Nullable String reservedBasePath;
+
+	private ManifestLoader(ManifestLimits limits, UnaryOperator<String> placeholders,
+			@Nullable String reservedBasePath) {
+		this.limits = limits;
+		this.placeholders = placeholders;
+		this.reservedBasePath = reservedBasePath;
+	}
+
+	/**
+	 * Return a loader with the default limits, no placeholder resolution and no reserved path.
+	 * @return a new loader
+	 */
+	public static ManifestLoader standard() {
+		return new ManifestLoader(ManifestLimits.DEFAULT, UnaryOperator.identity(), null);
+	}
+
+	/**
+	 * Return a copy that resolves {@code ${...}} placeholders in text values (outside
+	 * {@code static_response}, which is sent as written) with the given function. The function
+	 * throws {@link IllegalArgumentException} for a placeholder it cannot resolve, which becomes a
+	 * positioned problem.
+	 * @param placeholders the resolver, such as
+	 * {@code Environment::resolveRequiredPlaceholders}
+	 * @return a new loader
+	 */
+	public ManifestLoader withPlaceholderResolver(UnaryOperator<String> placeholders) {
+		return new ManifestLoader(this.limits, placeholders, this.reservedBasePath);
+	}
+
+	/**
+	 * Return a copy that rejects routes at or under the given path, so that the degradation
+	 * controls (the Actuator) can never be shed.
+	 * @param basePath the reserved base path, such as {@code /actuator}, or {@code null}
+	 * @return a new loader
+	 */
+	public ManifestLoader withReservedBasePath(@Nullable String basePath) {
+		return new ManifestLoader(this.limits, this.placeholders, basePath);
+	}
+
+	/**
+	 * Return a copy with other parsing limits.
+	 * @param limits the limits
+	 * @return a new loader
+	 */
+	public ManifestLoader withLimits(ManifestLimits limits) {
+		return new ManifestLoader(limits, this.placeholders, this.reservedBasePath);
+	}
+
+	/**
+	 * Load a manifest from a stream, reading at most the size limit.
+	 * @param source a description of the file for error messages
+	 * @param input the content; not closed by this method
+	 * @return the validated manifest
+	 * @throws InvalidManifestException if the manifest has any problem
+	 */
+	public DegradationManifest load(String source, InputStream input) {
+		try {
+			byte[] content = input.readNBytes(this.limits.maxBytes() + 1);
+			return load(source, content);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read degradation manifest " + source, ex);
+		}
+	}
+
+	/**
+	 * Load a manifest from its bytes.
+	 * @param source a description of the file for error messages
+	 * @param content the content, UTF-8
+	 * @return the validated manifest
+	 * @throws InvalidManifestException if the manifest has any problem
+	 */
+	public DegradationManifest load(String source, byte[] content) {
+		Problems problems = new Problems(source);
+		YamlNode root = new YamlTreeReader(this.limits).read(content, problems);
+		DegradationManifest manifest = null;
+		if (root != null) {
+			manifest = new ManifestReader(source, problems, this.placeholders, this.reservedBasePath).read(root);
+		}
+		problems.throwIfAny();
+		if (manifest == null) {
+			throw new IllegalStateException("No manifest and no problem for " + source);
+		}
+		return manifest;
+	}
+
+}

@@ -1,0 +1,601 @@
+package dev.degradation.manifest;
+
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
+
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+import org.springframework.web.util.pattern.PatternParseException;
+
+/**
+ * Turns a positioned YAML tree into a {@link DegradationManifest}, checking every rule on the way
+ * and recording each problem instead of stopping at the first.
+ */
+final class ManifestReader {
+
+	static final String DEFAULTS = "defaults";
+
+	static final String DEPENDENCIES = "dependencies";
+
+	static final String TIERS = "tiers";
+
+	static final String HEALTH_CHECK_INTERVAL_MS = "health_check_interval_ms";
+
+	static final String FAILURE_THRESHOLD = "failure_threshold";
+
+	static final String RECOVERY_THRESHOLD = "recovery_threshold";
+
+	static final String HYSTERESIS_SECONDS = "hysteresis_seconds";
+
+	static final String HEALTH_URL = "health_url";
+
+	static final String TIMEOUT_MS = "timeout_ms";
+
+	static final String PRIORITY = "priority";
+
+	static final String ROUTES = "routes";
+
+	static final String PATH = "path";
+
+	static final String METHOD = "method";
+
+	static final String FALLBACK = "fallback";
+
+	static final String STATIC_RESPONSE = "static_response";
+
+	static final String REQUIRES = "requires";
+
+	private static final Set<String> ROOT_KEYS = Set.of(DEFAULTS, DEPENDENCIES, TIERS);
+
+	private static final Set<String> DEFAULTS_KEYS = Set.of(HEALTH_CHECK_INTERVAL_MS, FAILURE_THRESHOLD,
+			RECOVERY_THRESHOLD, HYSTERESIS_SECONDS);
+
+	private static final Set<String> DEPENDENCY_KEYS = Set.of(HEALTH_URL, TIMEOUT_MS);
+
+	private static final Set<String> TIER_KEYS = Set.of(PRIORITY, ROUTES);
+
+	private static final Set<String> ROUTE_KEYS = Set.of(PATH, METHOD, FALLBACK, STATIC_RESPONSE, REQUIRES);
+
+	private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+
+	private static final Set<String> FALLBACKS = Set.of(Fallback.Drop.KIND, Fallback.Static.KIND);
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+	private static final JsonFactory JSON = new JsonFactory();
+
+	private final String source;
+
+	private final Problems problems;
+
+	private final UnaryOperator<String> placeholders;
+
+	private final @Nullable String reservedBasePath;
+
+	ManifestReader(String source, Problems problems, UnaryOperator<String> placeholders,
+			@Nullable String reservedBasePath) {
+		this.source = source;
+		this.problems = problems;
+		this.placeholders = placeholders;
+		this.reservedBasePath = reservedBasePath;
+	}
+
+	@Nullable DegradationManifest read(YamlNode root) {
+		if (!(root instanceof YamlNode.Mapping mapping)) {
+			this.problems.add(root.position(), "", "the manifest must be a mapping with the keys 'defaults', "
+					+ "'dependencies' and 'tiers', but it is " + root.describe());
+			return null;
+		}
+		checkKeys(mapping, "", ROOT_KEYS);
+		ManifestDefaults defaults = readDefaults(mapping);
+		List<Dependency> dependencies = readDependencies(mapping);
+		Set<String> dependencyNames = new LinkedHashSet<>();
+		dependencies.forEach((dependency) -> dependencyNames.add(dependency.name()));
+		List<Tier> tiers = readTiers(mapping, dependencyNames);
+		return new DegradationManifest(this.source, defaults, dependencies, tiers);
+	}
+
+	private ManifestDefaults readDefaults(YamlNode.Mapping root) {
+		ManifestDefaults standard = ManifestDefaults.STANDARD;
+		YamlNode.Mapping defaults = optionalMapping(root, DEFAULTS, DEFAULTS);
+		if (defaults == null) {
+			return standard;
+		}
+		checkKeys(defaults, DEFAULTS, DEFAULTS_KEYS);
+		long interval = readLong(defaults, DEFAULTS, HEALTH_CHECK_INTERVAL_MS, 1, Integer.MAX_VALUE,
+				standard.healthCheckInterval().toMillis());
+		Double failure = readFraction(defaults, DEFAULTS, FAILURE_THRESHOLD, false, standard.failureThreshold());
+		Double recovery = readFraction(defaults, DEFAULTS, RECOVERY_THRESHOLD, true, standard.recoveryThreshold());
+		long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
+				standard.hysteresis().toSeconds());
+		if (failure != null && recovery != null && recovery >= failure) {
+			YamlNode.Entry entry = defaults.entries().get(RECOVERY_THRESHOLD);
+			YamlNode.Entry other = defaults.entries().get(FAILURE_THRESHOLD);
+			Position position = (entry != null) ? entry.value().position()
+					: (other != null) ? other.value().position() : defaults.position();
+			this.problems.add(position, DEFAULTS + "." + RECOVERY_THRESHOLD, "'recovery_threshold' (" + recovery
+					+ ") must be lower than 'failure_threshold' (" + failure
+					+ ") so that a dependency cannot flap between failed and recovered on one probe");
+		}
+		return new ManifestDefaults(Duration.ofMillis(interval), (failure != null) ? failure : 0,
+				(recovery != null) ? recovery : 0, Duration.ofSeconds(hysteresis));
+	}
+
+	private List<Dependency> readDependencies(YamlNode.Mapping root) {
+		YamlNode.Mapping dependencies = optionalMapping(root, DEPENDENCIES, DEPENDENCIES);
+		if (dependencies == null) {
+			return List.of();
+		}
+		List<Dependency> result = new ArrayList<>();
+		for (YamlNode.Entry entry : dependencies.entries().values()) {
+			String path = DEPENDENCIES + "." + entry.key();
+			checkName(entry, path, "dependency");
+			if (!(entry.value() instanceof YamlNode.Mapping dependency)) {
+				this.problems.add(entry.value().position(), path, "a dependency must be a mapping with '"
+						+ HEALTH_URL + "' and '" + TIMEOUT_MS + "', but it is " + entry.value().describe());
+				continue;
+			}
+			checkKeys(dependency, path, DEPENDENCY_KEYS);
+			URI healthUrl = readHealthUrl(dependency, path);
+			long timeout = readLong(dependency, path, TIMEOUT_MS, 1, Integer.MAX_VALUE,
+					Dependency.DEFAULT_TIMEOUT.toMillis());
+			if (healthUrl != null) {
+				result.add(new Dependency(entry.key(), healthUrl, Duration.ofMillis(timeout), entry.keyPosition()));
+			}
+		}
+		return result;
+	}
+
+	private @Nullable URI readHealthUrl(YamlNode.Mapping dependency, String path) {
+		YamlNode.Entry entry = dependency.entries().get(HEALTH_URL);
+		if (entry == null) {
+			this.problems.add(dependency.position(), path, "missing '" + HEALTH_URL
+					+ "': the absolute http(s) URL that answers 2xx when the dependency is healthy");
+			return null;
+		}
+		String text = readString(entry.value(), path + "." + HEALTH_URL);
+		if (text == null) {
+			return null;
+		}
+		try {
+			URI uri = new URI(text);
+			String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
+			if (!uri.isAbsolute() || !(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+				this.problems.add(entry.value().position(), path + "." + HEALTH_URL, "'" + text
+						+ "' is not an absolute http or https URL, such as http://recommendations:8080/healthz");
+				return null;
+			}
+			return uri;
+		}
+		catch (URISyntaxException ex) {
+			this.problems.add(entry.value().position(), path + "." + HEALTH_URL,
+					"'" + text + "' is not a valid URL: " + ex.getReason());
+			return null;
+		}
+	}
+
+	private List<Tier> readTiers(YamlNode.Mapping root, Set<String> dependencyNames) {
+		YamlNode.Entry tiersEntry = root.entries().get(TIERS);
+		if (tiersEntry == null) {
+			this.problems.add(root.position(), TIERS, "missing 'tiers': the manifest must declare at least one "
+					+ "tier of degradable routes");
+			return List.of();
+		}
+		if (!(tiersEntry.value() instanceof YamlNode.Mapping tiers)) {
+			this.problems.add(tiersEntry.value().position(), TIERS,
+					"'tiers' must be a mapping of tier names to tiers, but it is " + tiersEntry.value().describe());
+			return List.of();
+		}
+		if (tiers.entries().isEmpty()) {
+			this.problems.add(tiers.position(), TIERS, "'tiers' is empty; declare at least one tier");
+		}
+		List<Tier> result = new ArrayList<>();
+		Map<Integer, YamlNode.Entry> tiersByPriority = new HashMap<>();
+		Map<String, Route> routesByKey = new HashMap<>();
+		for (YamlNode.Entry entry : tiers.entries().values()) {
+			String path = TIERS + "." + entry.key();
+			checkName(entry, path, "tier");
+			if (!(entry.value() instanceof YamlNode.Mapping tier)) {
+				this.problems.add(entry.value().position(), path, "a tier must be a mapping with '" + PRIORITY
+						+ "' and '" + ROUTES + "', but it is " + entry.value().describe());
+				continue;
+			}
+			checkKeys(tier, path, TIER_KEYS);
+			Long priority = readRequiredLong(tier, path, PRIORITY, 1, 1000,
+					"the shed order of the tier, 1 or more; lower priorities are shed first");
+			if (priority != null) {
+				YamlNode.Entry previous = tiersByPriority.putIfAbsent(priority.intValue(), entry);
+				if (previous != null) {
+					this.problems.add(tier.entries().get(PRIORITY).value().position(), path + "." + PRIORITY,
+							"priority " + priority + " is already used by tier '" + previous.key() + "' (line "
+									+ previous.keyPosition().line()
+									+ "); give each tier its own priority so the shed order is unambiguous");
+				}
+			}
+			List<Route> routes = readRoutes(tier, entry.key(), path, dependencyNames, routesByKey);
+			if (priority != null) {
+				result.add(new Tier(entry.key(), priority.intValue(), routes, entry.keyPosition()));
+			}
+		}
+		result.sort((a, b) -> Integer.compare(a.priority(), b.priority()));
+		return result;
+	}
+
+	private List<Route> readRoutes(YamlNode.Mapping tier, String tierName, String tierPath,
+			Set<String> dependencyNames, Map<String, Route> routesByKey) {
+		String path = tierPath + "." + ROUTES;
+		YamlNode.Entry entry = tier.entries().get(ROUTES);
+		if (entry == null) {
+			this.problems.add(tier.position(), path, "missing 'routes': a tier needs at least one route");
+			return List.of();
+		}
+		if (!(entry.value() instanceof YamlNode.Sequence sequence)) {
+			this.problems.add(entry.value().position(), path,
+					"'routes' must be a list of routes, but it is " + entry.value().describe());
+			return List.of();
+		}
+		if (sequence.items().isEmpty()) {
+			this.problems.add(sequence.position(), path, "'routes' is empty; a tier needs at least one route");
+		}
+		List<Route> routes = new ArrayList<>();
+		for (int i = 0; i < sequence.items().size(); i++) {
+			Route route = readRoute(sequence.items().get(i), tierName, path + "[" + i + "]", dependencyNames);
+			if (route != null) {
+				String key = route.method() + " " + route.path();
+				Route previous = routesByKey.putIfAbsent(key, route);
+				if (previous != null) {
+					this.problems.add(route.position(), path + "[" + i + "]", "route " + key
+							+ " is already declared in tier '" + previous.tier() + "' (line "
+							+ previous.position().line() + "); a route may appear once");
+				}
+				routes.add(route);
+			}
+		}
+		return routes;
+	}
+
+	private @Nullable Route readRoute(YamlNode node, String tierName, String path, Set<String> dependencyNames) {
+		if (!(node instanceof YamlNode.Mapping route)) {
+			this.problems.add(node.position(), path, "a route must be a mapping with 'path', 'method' and "
+					+ "'fallback', but it is " + node.describe());
+			return null;
+		}
+		checkKeys(route, path, ROUTE_KEYS);
+		String pattern = readRoutePath(route, path);
+		String method = readMethod(route, path);
+		Fallback fallback = readFallback(route, path);
+		List<String> requires = readRequires(route, path, dependencyNames);
+		if (pattern == null || method == null || fallback == null) {
+			return null;
+		}
+		return new Route(tierName, method, pattern, fallback, requires, route.position());
+	}
+
+	private @Nullable String readRoutePath(YamlNode.Mapping route, String path) {
+		String keyPath = path + "." + PATH;
+		YamlNode.Entry entry = route.entries().get(PATH);
+		if (entry == null) {
+			this.problems.add(route.position(), keyPath, "missing 'path': the Spring path pattern of the route, "
+					+ "such as /api/products/{id}");
+			return null;
+		}
+		String text = readString(entry.value(), keyPath);
+		if (text == null) {
+			return null;
+		}
+		Position position = entry.value().position();
+		if (!text.startsWith("/")) {
+			this.problems.add(position, keyPath, "'" + text + "' must start with '/'");
+			return null;
+		}
+		PathPattern parsed;
+		try {
+			parsed = PathPatternParser.defaultInstance.parse(text);
+		}
+		catch (PatternParseException ex) {
+			this.problems.add(position, keyPath, "'" + text + "' is not a valid path pattern: "
+					+ ex.toDetailedString().replace('\n', ' '));
+			return null;
+		}
+		String base = this.reservedBasePath;
+		if (base != null && !base.isEmpty() && !base.equals("/")
+				&& (text.equals(base) || text.startsWith(base + "/"))) {
+			this.problems.add(position, keyPath, "'" + text + "' is under the Actuator base path '" + base
+					+ "'; the degradation controls must stay reachable, so no route may be shed there");
+			return null;
+		}
+		return parsed.getPatternString();
+	}
+
+	private @Nullable String readMethod(YamlNode.Mapping route, String path) {
+		String keyPath = path + "." + METHOD;
+		YamlNode.Entry entry = route.entries().get(METHOD);
+		if (entry == null) {
+			this.problems.add(route.position(), keyPath, "missing 'method': one of " + sorted(METHODS));
+			return null;
+		}
+		String text = readString(entry.value(), keyPath);
+		if (text == null) {
+			return null;
+		}
+		if (!METHODS.contains(text)) {
+			String upper = text.toUpperCase(Locale.ROOT);
+			String hint = METHODS.contains(upper) ? "; write it in upper case: '" + upper + "'"
+					: Suggestions.hint(upper, METHODS);
+			this.problems.add(entry.value().position(), keyPath,
+					"'" + text + "' is not an HTTP method this starter can degrade; use one of " + sorted(METHODS)
+							+ hint);
+			return null;
+		}
+		return text;
+	}
+
+	private @Nullable Fallback readFallback(YamlNode.Mapping route, String path) {
+		String keyPath = path + "." + FALLBACK;
+		YamlNode.Entry entry = route.entries().get(FALLBACK);
+		YamlNode.Entry staticResponse = route.entries().get(STATIC_RESPONSE);
+		if (entry == null) {
+			this.problems.add(route.position(), keyPath, "missing 'fallback': 'drop' (204, nothing done) or "
+					+ "'static' (200 with 'static_response' as the body)");
+			return null;
+		}
+		String kind = readString(entry.value(), keyPath);
+		if (kind == null) {
+			return null;
+		}
+		if (!FALLBACKS.contains(kind)) {
+			this.problems.add(entry.value().position(), keyPath, "'" + kind + "' is not a fallback; use one of "
+					+ sorted(FALLBACKS) + Suggestions.hint(kind, FALLBACKS));
+			return null;
+		}
+		if (kind.equals(Fallback.Drop.KIND)) {
+			if (staticResponse != null) {
+				this.problems.add(staticResponse.keyPosition(), path + "." + STATIC_RESPONSE,
+						"a 'drop' fallback answers 204 with no body, so 'static_response' would never be sent; "
+								+ "remove it or use 'fallback: static'");
+				return null;
+			}
+			return new Fallback.Drop();
+		}
+		if (staticResponse == null || (staticResponse.value() instanceof YamlNode.Scalar scalar && scalar.isNull())) {
+			Position position = (staticResponse != null) ? staticResponse.value().position() : route.position();
+			this.problems.add(position, path + "." + STATIC_RESPONSE, "a 'static' fallback needs "
+					+ "'static_response': the JSON body to answer with, such as { \"items\": [], \"source\": \"degraded\" }");
+			return null;
+		}
+		return new Fallback.Static(toJson(staticResponse.value()));
+	}
+
+	private List<String> readRequires(YamlNode.Mapping route, String path, Set<String> dependencyNames) {
+		String keyPath = path + "." + REQUIRES;
+		YamlNode.Entry entry = route.entries().get(REQUIRES);
+		if (entry == null || (entry.value() instanceof YamlNode.Scalar scalar && scalar.isNull())) {
+			return List.of();
+		}
+		if (!(entry.value() instanceof YamlNode.Sequence sequence)) {
+			this.problems.add(entry.value().position(), keyPath, "'requires' must be a list of dependency names, "
+					+ "such as [recommendations-api], but it is " + entry.value().describe());
+			return List.of();
+		}
+		List<String> requires = new ArrayList<>();
+		for (int i = 0; i < sequence.items().size(); i++) {
+			YamlNode item = sequence.items().get(i);
+			String itemPath = keyPath + "[" + i + "]";
+			String name = readString(item, itemPath);
+			if (name == null) {
+				continue;
+			}
+			if (!dependencyNames.contains(name)) {
+				this.problems.add(item.position(), itemPath, "'" + name + "' is not a declared dependency; "
+						+ (dependencyNames.isEmpty() ? "declare it under 'dependencies'"
+								: "declared: " + String.join(", ", dependencyNames)
+										+ Suggestions.hint(name, dependencyNames)));
+			}
+			else if (requires.contains(name)) {
+				this.problems.add(item.position(), itemPath, "'" + name + "' is listed twice");
+			}
+			else {
+				requires.add(name);
+			}
+		}
+		return requires;
+	}
+
+	private void checkKeys(YamlNode.Mapping mapping, String path, Set<String> known) {
+		for (YamlNode.Entry entry : mapping.entries().values()) {
+			if (!known.contains(entry.key())) {
+				this.problems.add(entry.keyPosition(), path.isEmpty() ? entry.key() : path + "." + entry.key(),
+						"unknown key '" + entry.key() + "'" + Suggestions.hint(entry.key(), known) + " (known keys: "
+								+ sorted(known) + ")");
+			}
+		}
+	}
+
+	private void checkName(YamlNode.Entry entry, String path, String what) {
+		if (!NAME.matcher(entry.key()).matches()) {
+			this.problems.add(entry.keyPosition(), path, "'" + entry.key() + "' is not a valid " + what
+					+ " name: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64");
+		}
+	}
+
+	private YamlNode.@Nullable Mapping optionalMapping(YamlNode.Mapping parent, String key, String path) {
+		YamlNode.Entry entry = parent.entries().get(key);
+		if (entry == null || (entry.value() instanceof YamlNode.Scalar scalar && scalar.isNull())) {
+			return null;
+		}
+		if (entry.value() instanceof YamlNode.Mapping mapping) {
+			return mapping;
+		}
+		this.problems.add(entry.value().position(), path,
+				"'" + key + "' must be a mapping, but it is " + entry.value().describe());
+		return null;
+	}
+
+	private @Nullable String readString(YamlNode node, String path) {
+		if (!(node instanceof YamlNode.Scalar scalar) || scalar.isNull()) {
+			this.problems.add(node.position(), path, "expected a text value, but found " + node.describe());
+			return null;
+		}
+		String text = resolve(scalar, path);
+		if (text != null && text.isBlank()) {
+			this.problems.add(node.position(), path, "must not be blank");
+			return null;
+		}
+		return text;
+	}
+
+	private @Nullable String resolve(YamlNode.Scalar scalar, String path) {
+		if (scalar.kind() != YamlNode.Kind.STRING || !scalar.text().contains("${")) {
+			return scalar.text();
+		}
+		try {
+			return this.placeholders.apply(scalar.text());
+		}
+		catch (IllegalArgumentException ex) {
+			this.problems.add(scalar.position(), path,
+					"cannot resolve a placeholder in '" + scalar.text() + "': " + ex.getMessage());
+			return null;
+		}
+	}
+
+	private long readLong(YamlNode.Mapping mapping, String path, String key, long min, long max, long fallback) {
+		if (!mapping.entries().containsKey(key)) {
+			return fallback;
+		}
+		Long value = readRequiredLong(mapping, path, key, min, max, "");
+		return (value != null) ? value : fallback;
+	}
+
+	private @Nullable Long readRequiredLong(YamlNode.Mapping mapping, String path, String key, long min, long max,
+			String meaning) {
+		String keyPath = path + "." + key;
+		YamlNode.Entry entry = mapping.entries().get(key);
+		if (entry == null) {
+			this.problems.add(mapping.position(), keyPath, "missing '" + key + "': " + meaning);
+			return null;
+		}
+		BigDecimal number = readNumber(entry.value(), keyPath);
+		if (number == null) {
+			return null;
+		}
+		BigInteger whole;
+		try {
+			whole = number.toBigIntegerExact();
+		}
+		catch (ArithmeticException ex) {
+			this.problems.add(entry.value().position(), keyPath,
+					"'" + key + "' must be a whole number, but it is " + number.toPlainString());
+			return null;
+		}
+		if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
+			this.problems.add(entry.value().position(), keyPath, "'" + key + "' must be between " + min + " and "
+					+ max + ", but it is " + whole);
+			return null;
+		}
+		return whole.longValue();
+	}
+
+	private @Nullable Double readFraction(YamlNode.Mapping mapping, String path, String key, boolean zeroAllowed,
+			double fallback) {
+		String keyPath = path + "." + key;
+		YamlNode.Entry entry = mapping.entries().get(key);
+		if (entry == null) {
+			return fallback;
+		}
+		BigDecimal number = readNumber(entry.value(), keyPath);
+		if (number == null) {
+			return null;
+		}
+		boolean aboveMin = zeroAllowed ? number.signum() >= 0 : number.signum() > 0;
+		boolean belowMax = zeroAllowed ? number.compareTo(BigDecimal.ONE) < 0 : number.compareTo(BigDecimal.ONE) <= 0;
+		if (!aboveMin || !belowMax) {
+			String range = zeroAllowed ? "at least 0 and below 1" : "above 0 and at most 1";
+			this.problems.add(entry.value().position(), keyPath, "'" + key + "' is an error rate and must be "
+					+ range + ", but it is " + number.toPlainString());
+			return null;
+		}
+		return number.doubleValue();
+	}
+
+	private @Nullable BigDecimal readNumber(YamlNode node, String path) {
+		if (node instanceof YamlNode.Scalar scalar) {
+			if (scalar.kind() == YamlNode.Kind.INTEGER || scalar.kind() == YamlNode.Kind.DECIMAL) {
+				return new BigDecimal(scalar.text());
+			}
+			if (scalar.kind() == YamlNode.Kind.STRING && scalar.text().contains("${")) {
+				String resolved = resolve(scalar, path);
+				if (resolved == null) {
+					return null;
+				}
+				try {
+					return new BigDecimal(resolved.trim());
+				}
+				catch (NumberFormatException ex) {
+					this.problems.add(node.position(), path, "expected a number, but '" + scalar.text()
+							+ "' resolved to '" + resolved + "'");
+					return null;
+				}
+			}
+		}
+		this.problems.add(node.position(), path, "expected a number, but found " + node.describe());
+		return null;
+	}
+
+	private static String toJson(YamlNode node) {
+		StringWriter writer = new StringWriter();
+		try (JsonGenerator generator = JSON.createGenerator(ObjectWriteContext.empty(), writer)) {
+			writeJson(node, generator);
+		}
+		return writer.toString();
+	}
+
+	private static void writeJson(YamlNode node, JsonGenerator generator) {
+		if (node instanceof YamlNode.Mapping mapping) {
+			generator.writeStartObject();
+			for (YamlNode.Entry entry : mapping.entries().values()) {
+				generator.writeName(entry.key());
+				writeJson(entry.value(), generator);
+			}
+			generator.writeEndObject();
+		}
+		else if (node instanceof YamlNode.Sequence sequence) {
+			generator.writeStartArray();
+			for (YamlNode item : sequence.items()) {
+				writeJson(item, generator);
+			}
+			generator.writeEndArray();
+		}
+		else if (node instanceof YamlNode.Scalar scalar) {
+			switch (scalar.kind()) {
+				case NULL -> generator.writeNull();
+				case BOOLEAN -> generator.writeBoolean(Boolean.parseBoolean(scalar.text()));
+				case INTEGER -> generator.writeNumber(new BigInteger(scalar.text()));
+				case DECIMAL -> generator.writeNumber(new BigDecimal(scalar.text()));
+				case STRING -> generator.writeString(scalar.text());
+			}
+		}
+	}
+
+	private static String sorted(Set<String> values) {
+		return String.join(", ", values.stream().sorted().toList());
+	}
+
+}

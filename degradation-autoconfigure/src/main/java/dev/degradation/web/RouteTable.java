@@ -1,0 +1,101 @@
+package dev.degradation.web;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.Route;
+import dev.degradation.manifest.Tier;
+
+/**
+ * The manifest's routes compiled once for lookup by (method, path) on every request. Patterns
+ * are Spring's {@link PathPattern}s, sorted as Spring MVC sorts them, so that the most specific
+ * pattern wins just as it does when MVC picks a handler. {@code HEAD} requests also match
+ * {@code GET} routes, as in MVC.
+ */
+public final class RouteTable {
+
+	private static final ShedRoute[] NONE = new ShedRoute[0];
+
+	private static final Comparator<ShedRoute> SPECIFICITY = Comparator.comparing(ShedRoute::pattern,
+			PathPattern.SPECIFICITY_COMPARATOR);
+
+	private final Map<String, ShedRoute[]> routesByMethod;
+
+	private final List<ShedRoute> routes;
+
+	private RouteTable(Map<String, ShedRoute[]> routesByMethod, List<ShedRoute> routes) {
+		this.routesByMethod = routesByMethod;
+		this.routes = routes;
+	}
+
+	/**
+	 * Compile the routes of a manifest.
+	 * @param manifest the manifest
+	 * @return the route table
+	 */
+	public static RouteTable compile(DegradationManifest manifest) {
+		PathPatternParser parser = PathPatternParser.defaultInstance;
+		List<ShedRoute> routes = new ArrayList<>();
+		for (Tier tier : manifest.tiers()) {
+			for (Route route : tier.routes()) {
+				routes.add(new ShedRoute(route, routes.size(), tier.priority(), parser.parse(route.path()),
+						FallbackWriter.of(route)));
+			}
+		}
+		Map<String, List<ShedRoute>> grouped = new HashMap<>();
+		for (ShedRoute route : routes) {
+			grouped.computeIfAbsent(route.route().method(), (method) -> new ArrayList<>()).add(route);
+		}
+		Map<String, ShedRoute[]> byMethod = new HashMap<>();
+		grouped.forEach((method, candidates) -> byMethod.put(method, sorted(candidates)));
+		// HEAD is answered by GET handlers unless a HEAD route is declared; on equal specificity
+		// the explicit HEAD route wins, as it does in MVC. The sort is stable.
+		List<ShedRoute> head = new ArrayList<>(grouped.getOrDefault("HEAD", List.of()));
+		head.addAll(grouped.getOrDefault("GET", List.of()));
+		if (!head.isEmpty()) {
+			byMethod.put("HEAD", sorted(head));
+		}
+		return new RouteTable(Map.copyOf(byMethod), List.copyOf(routes));
+	}
+
+	private static ShedRoute[] sorted(List<ShedRoute> routes) {
+		List<ShedRoute> copy = new ArrayList<>(routes);
+		copy.sort(SPECIFICITY);
+		return copy.toArray(NONE);
+	}
+
+	/**
+	 * Find the route of a request.
+	 * @param method the HTTP method
+	 * @param path the path within the application, as Spring MVC parses it
+	 * @return the most specific matching route, or {@code null}
+	 */
+	public @Nullable ShedRoute find(String method, PathContainer path) {
+		ShedRoute[] candidates = this.routesByMethod.getOrDefault(method, NONE);
+		for (ShedRoute candidate : candidates) {
+			if (candidate.pattern().matches(path)) {
+				return candidate;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return every compiled route, in shed order.
+	 * @return the routes
+	 */
+	public List<ShedRoute> routes() {
+		return this.routes;
+	}
+
+}
