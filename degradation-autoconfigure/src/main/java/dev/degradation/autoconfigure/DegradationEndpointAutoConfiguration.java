@@ -1,6 +1,7 @@
 package dev.degradation.autoconfigure;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.degradation.actuate.DegradationEndpoint;
+import dev.degradation.actuate.DegradationEndpointWebExtension;
 import dev.degradation.engine.DegradationEngine;
 
 /**
@@ -24,6 +26,14 @@ public final class DegradationEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	DegradationEndpoint degradationEndpoint(DegradationEngine engine) {
 		return new DegradationEndpoint(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(DegradationEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint) {
+		return new DegradationEndpointWebExtension(endpoint);
 	}
 
 }
