@@ -1,0 +1,337 @@
+package dev.degradation.autoconfigure;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.degradation.actuate.DegradationEndpoint;
+import dev.degradation.actuate.DegradationEndpointWebExtension;
+import dev.degradation.actuate.DegradationMeterBinder;
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.InvalidManifestException;
+import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.RouteTable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every condition of the degradation auto-configurations.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class DegradationAutoConfigurationTests {
+
+	private static final String SHOP = "degradation.manifest=classpath:manifests/shop.yaml";
+
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+				DegradationEndpointAutoConfiguration.class, DegradationMetricsAutoConfiguration.class))
+		.withPropertyValues("management.endpoints.web.exposure.include=degradation");
+
+	@Test
+	void whenAManifestIsPresentEveryBeanIsCreated() {
+		this.runner.withPropertyValues(SHOP).run((context) -> {
+			assertThat(context).hasSingleBean(DegradationManifest.class)
+				.hasSingleBean(DegradationEngine.class)
+				.hasSingleBean(RouteTable.class)
+				.hasSingleBean(DegradationChangeReporter.class)
+				.hasSingleBean(DegradationEndpoint.class)
+				.hasSingleBean(DegradationEndpointWebExtension.class)
+				.hasSingleBean(DegradationMeterBinder.class)
+				.hasBean("degradationFilter");
+			assertThat(context.getBean(DegradationManifest.class).tiers()).hasSize(2);
+		});
+	}
+
+	@Test
+	void whenNoManifestIsAtTheDefaultLocationTheStarterBacksOffAndSaysSoOnce(CapturedOutput output) {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(DegradationManifest.class)
+				.doesNotHaveBean(DegradationEngine.class)
+				.doesNotHaveBean("degradationFilter")
+				.doesNotHaveBean(DegradationEndpoint.class)
+				.doesNotHaveBean(DegradationMeterBinder.class);
+			String line = "No degradation manifest at 'optional:classpath:degradation-manifest.yaml': "
+					+ "graceful degradation is inactive";
+			assertThat(output.getOut()).containsOnlyOnce(line);
+			assertThat(output.getOut().lines().filter((l) -> l.contains(line))).allMatch((l) -> l.contains("INFO"));
+		});
+	}
+
+	@Test
+	void whenAnOptionalConfiguredLocationIsMissingTheStarterBacksOff() {
+		this.runner.withPropertyValues("degradation.manifest=optional:classpath:manifests/absent.yaml")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(DegradationEngine.class));
+	}
+
+	@Test
+	void whenAConfiguredLocationIsMissingStartupFails() {
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/absent.yaml").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(ManifestNotFoundException.class)
+				.hasMessageContaining("classpath:manifests/absent.yaml");
+			FailureAnalysis analysis = new ManifestNotFoundFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("'classpath:manifests/absent.yaml'");
+			assertThat(analysis.getAction()).contains("optional:");
+		});
+	}
+
+	@Test
+	void whenTheManifestIsInvalidStartupFailsWithEveryProblemInTheReport() {
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/broken.yaml").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidManifestException.class);
+			FailureAnalysis analysis = new InvalidManifestFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("has 4 problems")
+				.contains("classpath:manifests/broken.yaml:2:3: defaults.failure_treshold: unknown key 'failure_treshold'; "
+						+ "did you mean 'failure_threshold'?")
+				.contains("classpath:manifests/broken.yaml:5:17: dependencies.recommendations-api.health_url:")
+				.contains("classpath:manifests/broken.yaml:10:9: tiers.enhanced.routes[0].static_response:")
+				.contains("classpath:manifests/broken.yaml:13:20: tiers.enhanced.routes[0].requires[0]: "
+						+ "'recomendations-api' is not a declared dependency");
+			assertThat(analysis.getAction()).contains("manifests/broken.yaml").contains("degradation.enabled=false");
+		});
+	}
+
+	@Test
+	void placeholdersInTheManifestAreResolvedFromTheEnvironment() {
+		this.runner
+			.withPropertyValues("degradation.manifest=classpath:manifests/placeholders.yaml",
+					"recommendations.url=http://127.0.0.1:7001", "recommendations.timeout=750")
+			.run((context) -> {
+				DegradationManifest manifest = context.getBean(DegradationManifest.class);
+				assertThat(manifest.dependencies().get(0).healthUrl())
+					.hasToString("http://127.0.0.1:7001/healthz");
+				assertThat(manifest.dependencies().get(0).timeout().toMillis()).isEqualTo(750);
+			});
+	}
+
+	@Test
+	void anUnresolvablePlaceholderIsAManifestProblem() {
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/placeholders.yaml")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidManifestException.class)
+				.hasMessageContaining("dependencies.recommendations-api.health_url")
+				.hasMessageContaining("recommendations.url"));
+	}
+
+	@Test
+	void aRouteUnderTheActuatorBasePathIsRejected() {
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/under-actuator.yaml",
+				"management.endpoints.web.base-path=/manage")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidManifestException.class)
+				.hasMessageContaining("'/manage/info' is under the Actuator base path '/manage'"));
+	}
+
+	@Test
+	void whenDisabledTheStarterBacksOff() {
+		this.runner.withPropertyValues(SHOP, "degradation.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(DegradationManifest.class)
+				.doesNotHaveBean(DegradationEngine.class)
+				.doesNotHaveBean("degradationFilter")
+				.doesNotHaveBean(DegradationEndpoint.class));
+	}
+
+	@Test
+	void whenDisabledAnInvalidManifestDoesNotStopStartup() {
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/broken.yaml",
+				"degradation.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void inANonWebApplicationTheStarterBacksOff() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+					DegradationEndpointAutoConfiguration.class, DegradationMetricsAutoConfiguration.class))
+			.withPropertyValues(SHOP)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(DegradationEngine.class)
+				.doesNotHaveBean(DegradationEndpoint.class));
+	}
+
+	@Test
+	void withoutActuatorTheFilterStillWorksAndNoEndpointIsCreated() {
+		this.runner.withPropertyValues(SHOP)
+			.withClassLoader(new FilteredClassLoader(Endpoint.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(DegradationEngine.class)
+				.hasBean("degradationFilter")
+				.doesNotHaveBean(DegradationEndpoint.class));
+	}
+
+	@Test
+	void withoutMicrometerNoMeterBinderIsCreated() {
+		this.runner.withPropertyValues(SHOP)
+			.withClassLoader(new FilteredClassLoader(MeterBinder.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(DegradationEngine.class)
+				.doesNotHaveBean(DegradationMeterBinder.class));
+	}
+
+	@Test
+	void whenTheEndpointIsNotExposedItIsNotCreated() {
+		new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+					DegradationEndpointAutoConfiguration.class))
+			.withPropertyValues(SHOP)
+			.run((context) -> assertThat(context).hasSingleBean(DegradationEngine.class)
+				.doesNotHaveBean(DegradationEndpoint.class));
+	}
+
+	@Test
+	void theFilterIsRegisteredAfterSpringSecurityForRequestDispatchOnly() {
+		this.runner.withPropertyValues(SHOP).run((context) -> {
+			FilterRegistrationBean<?> registration = context.getBean("degradationFilter",
+					FilterRegistrationBean.class);
+			assertThat(registration.getOrder()).isEqualTo(DegradationFilter.DEFAULT_ORDER).isGreaterThan(-100);
+			assertThat(registration.determineDispatcherTypes()).containsExactly(jakarta.servlet.DispatcherType.REQUEST);
+		});
+	}
+
+	@Test
+	void theFilterOrderCanBeConfigured() {
+		this.runner.withPropertyValues(SHOP, "degradation.filter.order=5")
+			.run((context) -> assertThat(context.getBean("degradationFilter", FilterRegistrationBean.class).getOrder())
+				.isEqualTo(5));
+	}
+
+	@Test
+	void aUserManifestBeanIsUsedEvenWithoutAManifestFile() {
+		this.runner.withUserConfiguration(UserManifestConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(DegradationEngine.class).hasBean("degradationFilter");
+			assertThat(context.getBean(DegradationEngine.class).manifest())
+				.isSameAs(context.getBean("userManifest"));
+		});
+	}
+
+	@Test
+	void userBeansReplaceOurs() {
+		this.runner.withPropertyValues(SHOP).withUserConfiguration(UserBeansConfiguration.class).run((context) -> {
+			assertThat(context).getBean(DegradationEngine.class).isSameAs(context.getBean("userEngine"));
+			assertThat(context).getBean(RouteTable.class).isSameAs(context.getBean("userRouteTable"));
+			assertThat(context).getBean(DegradationChangeReporter.class).isSameAs(context.getBean("userReporter"));
+			assertThat(context).getBean(DegradationEndpoint.class).isSameAs(context.getBean("userEndpoint"));
+			assertThat(context).getBean(DegradationMeterBinder.class).isSameAs(context.getBean("userMeterBinder"));
+			assertThat(context.getBean("degradationFilter")).isSameAs(UserBeansConfiguration.FILTER);
+		});
+	}
+
+	@Test
+	void levelChangesArePublishedAsApplicationEventsAndLoggedOnce(CapturedOutput output) {
+		this.runner.withPropertyValues(SHOP).withUserConfiguration(EventRecorderConfiguration.class).run((context) -> {
+			context.getBean(DegradationEngine.class).simulate(2);
+			List<DegradationLevelChangedEvent> events = context.getBean(EventRecorderConfiguration.class).events;
+			assertThat(events).hasSize(1);
+			assertThat(events.get(0).getChange().level()).isEqualTo(2);
+			assertThat(events.get(0).getChange().shedTiers()).containsExactly("best-effort", "enhanced");
+			assertThat(output.getOut()).containsOnlyOnce(
+					"Shed level 0 -> 2 (shed tiers: best-effort, enhanced): simulation at level 2");
+		});
+	}
+
+	@Test
+	void meterBinderRegistersTheLevelGaugeAndOneFallbackCounterPerRoute() {
+		this.runner.withPropertyValues(SHOP).run((context) -> {
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(DegradationMeterBinder.class).bindTo(registry);
+			DegradationEngine engine = context.getBean(DegradationEngine.class);
+			engine.simulate(1);
+			engine.fallbackCounts().record(0);
+			assertThat(registry.get("degradation.level").gauge().value()).isEqualTo(1.0);
+			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(4);
+			assertThat(registry.get("degradation.fallbacks")
+				.tag("tier", "best-effort")
+				.tag("route", "/api/analytics/track")
+				.tag("method", "POST")
+				.tag("fallback", "drop")
+				.functionCounter()
+				.count()).isEqualTo(1.0);
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserManifestConfiguration {
+
+		@Bean
+		DegradationManifest userManifest() {
+			return ManifestLoader.standard()
+				.load("user", "tiers: { t: { priority: 1, routes: [ { path: /x, method: GET, fallback: drop } ] } }"
+					.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserBeansConfiguration {
+
+		static final FilterRegistrationBean<DegradationFilter> FILTER = new FilterRegistrationBean<>();
+
+		@Bean
+		DegradationEngine userEngine(DegradationManifest manifest) {
+			return new DegradationEngine(manifest, Clock.systemUTC());
+		}
+
+		@Bean
+		RouteTable userRouteTable(DegradationManifest manifest) {
+			return RouteTable.compile(manifest);
+		}
+
+		@Bean
+		DegradationChangeReporter userReporter(org.springframework.context.ApplicationEventPublisher publisher) {
+			return new DegradationChangeReporter(publisher);
+		}
+
+		@Bean
+		DegradationEndpoint userEndpoint(DegradationEngine engine) {
+			return new DegradationEndpoint(engine);
+		}
+
+		@Bean
+		DegradationMeterBinder userMeterBinder(DegradationEngine engine) {
+			return new DegradationMeterBinder(engine);
+		}
+
+		@Bean
+		FilterRegistrationBean<DegradationFilter> degradationFilter() {
+			return FILTER;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class EventRecorderConfiguration implements ApplicationListener<DegradationLevelChangedEvent> {
+
+		final List<DegradationLevelChangedEvent> events = new ArrayList<>();
+
+		@Override
+		public void onApplicationEvent(DegradationLevelChangedEvent event) {
+			this.events.add(event);
+		}
+
+	}
+
+}
