@@ -1,0 +1,52 @@
+package dev.degradation.sample.extras;
+
+import java.net.http.HttpClient;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The HTTP clients of the shop's dependencies: one {@link RestClient} with short timeouts, shared
+ * by a {@link RemoteDependency} per dependency.
+ */
+@Configuration(proxyBeanMethods = false)
+public class RemoteDependenciesConfiguration {
+
+	/** Name of the dependency that receives tracked events and assigns A/B variants. */
+	static final String ANALYTICS_COLLECTOR = "analytics-collector";
+
+	/** Name of the dependency that recommends products. */
+	static final String RECOMMENDATIONS_API = "recommendations-api";
+
+	/** Name of the dependency that holds customer profiles. */
+	static final String PERSONALIZATION_SERVICE = "personalization-service";
+
+	@Bean
+	RestClient dependenciesRestClient(RemoteDependenciesProperties properties) {
+		HttpClient httpClient = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(properties.timeout())
+			.build();
+		JdkClientHttpRequestFactory requestFactory = new JdkClientHttpRequestFactory(httpClient);
+		requestFactory.setReadTimeout(properties.timeout());
+		return RestClient.builder().baseUrl(properties.url().toString()).requestFactory(requestFactory).build();
+	}
+
+	@Bean
+	AnalyticsCollector analyticsCollector(RestClient dependenciesRestClient) {
+		return new AnalyticsCollector(new RemoteDependency(ANALYTICS_COLLECTOR, dependenciesRestClient));
+	}
+
+	@Bean
+	RecommendationsApi recommendationsApi(RestClient dependenciesRestClient) {
+		return new RecommendationsApi(new RemoteDependency(RECOMMENDATIONS_API, dependenciesRestClient));
+	}
+
+	@Bean
+	PersonalizationService personalizationService(RestClient dependenciesRestClient) {
+		return new PersonalizationService(new RemoteDependency(PERSONALIZATION_SERVICE, dependenciesRestClient));
+	}
+
+}
