@@ -1,0 +1,40 @@
+package dev.degradation.monitor;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The result of one probe of a dependency.
+ *
+ * @param healthy whether the dependency answered 2xx within its timeout
+ * @param outcome a short, bounded description for logs, metrics and the endpoint: {@code ok},
+ * {@code http_5xx}, {@code timeout}, {@code refused} or {@code error}
+ * @param detail a human-readable detail, such as the exception message
+ * @param at when the probe finished
+ * @param latency how long the probe took
+ */
+public record ProbeResult(boolean healthy, String outcome, String detail, Instant at, Duration latency) {
+
+	/** Outcome of a probe answered with a 2xx status. */
+	public static final String OK = "ok";
+
+	/** Outcome of a probe that got no answer within its timeout. */
+	public static final String TIMEOUT = "timeout";
+
+	/** Outcome of a probe whose connection was refused. */
+	public static final String REFUSED = "refused";
+
+	/** Outcome of a probe that failed in any other way (unknown host, reset, protocol error). */
+	public static final String ERROR = "error";
+
+	/**
+	 * Return the outcome of a probe answered with a given HTTP status.
+	 * @param status the status code
+	 * @return {@code ok} for 2xx, otherwise the status class, such as {@code http_5xx}, so that
+	 * the outcome stays a bounded metric tag
+	 */
+	public static String outcomeOf(int status) {
+		return (status >= 200 && status < 300) ? OK : "http_" + (status / 100) + "xx";
+	}
+
+}
