@@ -80,6 +80,21 @@ final class ManifestReader {
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
+	/**
+	 * Text that a reader takes for a number but YAML (as Jackson reads it) does not: quoted
+	 * numbers, hexadecimal, octal, binary, '_' separators, a leading '+' or '.', infinity.
+	 */
+	private static final Pattern NUMBER_LIKE = Pattern
+		.compile("(?i)[-+]?(0x[0-9a-f_]+|0o[0-7_]+|0b[01_]+|[0-9_]*\\.?[0-9_]+(e[-+]?[0-9]+)?|\\.inf|\\.nan)");
+
+	/**
+	 * The name of a capture variable in a path pattern ({@code id} in {@code {id}} and
+	 * {@code {id:\d+}}, {@code rest} in {@code {*rest}}): patterns that differ only there match the
+	 * same requests.
+	 */
+	private static final Pattern CAPTURE_NAME = Pattern
+		.compile("\\{(\\*?)\\p{javaJavaIdentifierStart}[^{}:]*(?=[:}])");
+
 	private static final JsonFactory JSON = new JsonFactory();
 
 	private final String source;
@@ -95,7 +110,8 @@ final class ManifestReader {
 		this.source = source;
 		this.problems = problems;
 		this.placeholders = placeholders;
-		this.reservedBasePath = reservedBasePath;
+		this.reservedBasePath = (reservedBasePath != null && reservedBasePath.endsWith("/"))
+				? reservedBasePath.substring(0, reservedBasePath.length() - 1) : reservedBasePath;
 	}
 
 	@Nullable DegradationManifest read(YamlNode root) {
@@ -106,9 +122,8 @@ final class ManifestReader {
 		}
 		checkKeys(mapping, "", ROOT_KEYS);
 		ManifestDefaults defaults = readDefaults(mapping);
-		List<Dependency> dependencies = readDependencies(mapping);
 		Set<String> dependencyNames = new LinkedHashSet<>();
-		dependencies.forEach((dependency) -> dependencyNames.add(dependency.name()));
+		List<Dependency> dependencies = readDependencies(mapping, dependencyNames);
 		List<Tier> tiers = readTiers(mapping, dependencyNames);
 		return new DegradationManifest(this.source, defaults, dependencies, tiers);
 	}
@@ -127,19 +142,27 @@ final class ManifestReader {
 		long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
 				standard.hysteresis().toSeconds());
 		if (failure != null && recovery != null && recovery >= failure) {
-			YamlNode.Entry entry = defaults.entries().get(RECOVERY_THRESHOLD);
-			YamlNode.Entry other = defaults.entries().get(FAILURE_THRESHOLD);
-			Position position = (entry != null) ? entry.value().position()
-					: (other != null) ? other.value().position() : defaults.position();
-			this.problems.add(position, DEFAULTS + "." + RECOVERY_THRESHOLD, "'recovery_threshold' (" + recovery
-					+ ") must be lower than 'failure_threshold' (" + failure
-					+ ") so that a dependency cannot flap between failed and recovered on one probe");
+			YamlNode.Entry recoveryEntry = defaults.entries().get(RECOVERY_THRESHOLD);
+			YamlNode.Entry failureEntry = defaults.entries().get(FAILURE_THRESHOLD);
+			// Point at the value the author wrote: one of the two is, or the standard values would apply.
+			YamlNode.Entry written = (recoveryEntry != null) ? recoveryEntry : failureEntry;
+			if (written != null) {
+				this.problems.add(written.value().position(), DEFAULTS + "." + written.key(), "'"
+						+ RECOVERY_THRESHOLD + "' (" + recovery + ((recoveryEntry != null) ? "" : ", the default")
+						+ ") must be lower than '" + FAILURE_THRESHOLD + "' (" + failure
+						+ ((failureEntry != null) ? "" : ", the default")
+						+ ") so that a dependency cannot flap between failed and recovered on one probe");
+			}
 		}
 		return new ManifestDefaults(Duration.ofMillis(interval), (failure != null) ? failure : 0,
 				(recovery != null) ? recovery : 0, Duration.ofSeconds(hysteresis));
 	}
 
-	private List<Dependency> readDependencies(YamlNode.Mapping root) {
+	/**
+	 * Read the dependencies, adding the name of every declared one to {@code names}, also of those
+	 * with problems of their own, so that a route requiring them is not told they are undeclared.
+	 */
+	private List<Dependency> readDependencies(YamlNode.Mapping root, Set<String> names) {
 		YamlNode.Mapping dependencies = optionalMapping(root, DEPENDENCIES, DEPENDENCIES);
 		if (dependencies == null) {
 			return List.of();
@@ -147,6 +170,7 @@ final class ManifestReader {
 		List<Dependency> result = new ArrayList<>();
 		for (YamlNode.Entry entry : dependencies.entries().values()) {
 			String path = DEPENDENCIES + "." + entry.key();
+			names.add(entry.key());
 			checkName(entry, path, "dependency");
 			if (!(entry.value() instanceof YamlNode.Mapping dependency)) {
 				this.problems.add(entry.value().position(), path, "a dependency must be a mapping with '"
@@ -167,7 +191,7 @@ final class ManifestReader {
 	private @Nullable URI readHealthUrl(YamlNode.Mapping dependency, String path) {
 		YamlNode.Entry entry = dependency.entries().get(HEALTH_URL);
 		if (entry == null) {
-			this.problems.add(dependency.position(), path, "missing '" + HEALTH_URL
+			this.problems.add(dependency.position(), path + "." + HEALTH_URL, "missing '" + HEALTH_URL
 					+ "': the absolute http(s) URL that answers 2xx when the dependency is healthy");
 			return null;
 		}
@@ -175,21 +199,22 @@ final class ManifestReader {
 		if (text == null) {
 			return null;
 		}
+		String reason = "";
 		try {
 			URI uri = new URI(text);
 			String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
-			if (!uri.isAbsolute() || !(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-				this.problems.add(entry.value().position(), path + "." + HEALTH_URL, "'" + text
-						+ "' is not an absolute http or https URL, such as http://recommendations:8080/healthz");
-				return null;
+			if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+				return uri;
 			}
-			return uri;
 		}
 		catch (URISyntaxException ex) {
-			this.problems.add(entry.value().position(), path + "." + HEALTH_URL,
-					"'" + text + "' is not a valid URL: " + ex.getReason());
-			return null;
+			// The index is not given: for the authority it is where the authority starts, not the culprit.
+			reason = " (" + ex.getReason().toLowerCase(Locale.ROOT) + ")";
 		}
+		this.problems.add(entry.value().position(), path + "." + HEALTH_URL, "'" + text
+				+ "' is not an absolute http or https URL" + reason
+				+ "; write one such as http://recommendations:8080/healthz");
+		return null;
 	}
 
 	private List<Tier> readTiers(YamlNode.Mapping root, Set<String> dependencyNames) {
@@ -259,12 +284,14 @@ final class ManifestReader {
 		for (int i = 0; i < sequence.items().size(); i++) {
 			Route route = readRoute(sequence.items().get(i), tierName, path + "[" + i + "]", dependencyNames);
 			if (route != null) {
-				String key = route.method() + " " + route.path();
+				String key = route.method() + " " + CAPTURE_NAME.matcher(route.path()).replaceAll("{$1");
 				Route previous = routesByKey.putIfAbsent(key, route);
 				if (previous != null) {
-					this.problems.add(route.position(), path + "[" + i + "]", "route " + key
-							+ " is already declared in tier '" + previous.tier() + "' (line "
-							+ previous.position().line() + "); a route may appear once");
+					String same = previous.path().equals(route.path()) ? "is already declared"
+							: "matches the same requests as " + previous + ", declared";
+					this.problems.add(route.position(), path + "[" + i + "]", "route " + route + " " + same
+							+ " in tier '" + previous.tier() + "' (line " + previous.position().line()
+							+ "); a route may appear once");
 				}
 				routes.add(route);
 			}
@@ -311,8 +338,8 @@ final class ManifestReader {
 			parsed = PathPatternParser.defaultInstance.parse(text);
 		}
 		catch (PatternParseException ex) {
-			this.problems.add(position, keyPath, "'" + text + "' is not a valid path pattern: "
-					+ ex.toDetailedString().replace('\n', ' '));
+			this.problems.add(position, keyPath, "'" + text + "' is not a valid path pattern: " + ex.getMessage()
+					+ " (at character " + (ex.getPosition() + 1) + ")");
 			return null;
 		}
 		String base = this.reservedBasePath;
@@ -454,6 +481,11 @@ final class ManifestReader {
 			this.problems.add(node.position(), path, "expected a text value, but found " + node.describe());
 			return null;
 		}
+		if (scalar.kind() != YamlNode.Kind.STRING) {
+			this.problems.add(node.position(), path, "expected a text value, but found " + node.describe()
+					+ "; put it in quotes if it is meant as text");
+			return null;
+		}
 		String text = resolve(scalar, path);
 		if (text != null && text.isBlank()) {
 			this.problems.add(node.position(), path, "must not be blank");
@@ -555,7 +587,10 @@ final class ManifestReader {
 				}
 			}
 		}
-		this.problems.add(node.position(), path, "expected a number, but found " + node.describe());
+		String hint = (node instanceof YamlNode.Scalar scalar && scalar.kind() == YamlNode.Kind.STRING
+				&& NUMBER_LIKE.matcher(scalar.text()).matches())
+						? "; write a plain decimal number without quotes, such as 2000 or 0.5" : "";
+		this.problems.add(node.position(), path, "expected a number, but found " + node.describe() + hint);
 		return null;
 	}
 

@@ -9,26 +9,42 @@ import java.util.List;
  */
 final class Problems {
 
+	/**
+	 * How many problems are listed. A real manifest never comes close; a hostile one (a megabyte
+	 * of aliases) must not turn into a million-line startup failure.
+	 */
+	static final int MAX_LISTED = 100;
+
 	private final String source;
 
 	private final List<ManifestProblem> problems = new ArrayList<>();
+
+	private int unlisted;
 
 	Problems(String source) {
 		this.source = source;
 	}
 
 	void add(Position position, String path, String message) {
-		this.problems.add(new ManifestProblem(this.source, position, path, message));
-	}
-
-	boolean isEmpty() {
-		return this.problems.isEmpty();
+		if (this.problems.size() < MAX_LISTED) {
+			this.problems.add(new ManifestProblem(this.source, position, path, message));
+		}
+		else {
+			this.unlisted++;
+		}
 	}
 
 	void throwIfAny() {
-		if (!this.problems.isEmpty()) {
-			throw new InvalidManifestException(this.source, this.problems);
+		if (this.problems.isEmpty()) {
+			return;
 		}
+		List<ManifestProblem> listed = new ArrayList<>(this.problems);
+		if (this.unlisted > 0) {
+			Position last = listed.stream().map(ManifestProblem::position).max(Position::compareTo).orElseThrow();
+			listed.add(new ManifestProblem(this.source, last, "", this.unlisted
+					+ " more problems are not listed; fix the ones above and load the manifest again"));
+		}
+		throw new InvalidManifestException(this.source, listed);
 	}
 
 }

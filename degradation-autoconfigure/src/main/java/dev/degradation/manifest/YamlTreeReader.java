@@ -5,20 +5,25 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.dataformat.yaml.YAMLFactory;
 import tools.jackson.dataformat.yaml.YAMLParser;
@@ -27,7 +32,8 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  * Reads YAML bytes into a positioned {@link YamlNode} tree under hard limits, so that a hostile
  * or broken file is rejected quickly with a position instead of exhausting memory or time.
  * Aliases and explicit tags are refused: a manifest needs neither, and refusing them removes alias
- * bombs and type-instantiation tricks outright.
+ * bombs and type-instantiation tricks outright. The parser only streams tokens; it never builds
+ * objects from tags nor expands aliases.
  */
 final class YamlTreeReader {
 
@@ -39,15 +45,17 @@ final class YamlTreeReader {
 		this.limits = limits;
 		LoadSettings loadSettings = LoadSettings.builder()
 			.setCodePointLimit(limits.maxBytes())
-			.setMaxAliasesForCollections(0)
-			.setAllowDuplicateKeys(false)
-			.setAllowRecursiveKeys(false)
 			.setUseMarks(true)
 			.build();
 		this.factory = YAMLFactory.builder()
 			.loadSettings(loadSettings)
+			// Jackson would stop at the first duplicate key without naming the first one;
+			// readMapping reports every duplicate with both lines and carries on.
+			.disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 			.streamReadConstraints(StreamReadConstraints.builder()
-				.maxNestingDepth(limits.maxDepth())
+				// One level more than the limit, so that readValue sees the first container past the
+				// limit and reports where it is; Jackson's own check stays as a backstop.
+				.maxNestingDepth(limits.maxDepth() + 1)
 				.maxDocumentLength(limits.maxBytes())
 				.maxStringLength(limits.maxBytes())
 				.maxNumberLength(100)
@@ -59,12 +67,13 @@ final class YamlTreeReader {
 	 * Parse a whole document.
 	 * @param content the raw bytes, expected to be UTF-8
 	 * @param problems where problems are added
-	 * @return the root node, or {@code null} when the document could not be parsed
+	 * @return the root node, or {@code null} when the document could not be parsed into a tree
+	 * that is worth validating
 	 */
 	@Nullable YamlNode read(byte[] content, Problems problems) {
 		if (content.length > this.limits.maxBytes()) {
-			problems.add(Position.START, "", "the manifest is " + content.length + " bytes, more than the limit of "
-					+ this.limits.maxBytes() + " bytes");
+			problems.add(Position.START, "", "the manifest is larger than the limit of " + this.limits.maxBytes()
+					+ " bytes; a manifest describes routes, it should be a few kilobytes");
 			return null;
 		}
 		String text = decode(content, problems);
@@ -75,109 +84,67 @@ final class YamlTreeReader {
 			text = text.substring(1);
 		}
 		try (JsonParser parser = this.factory.createParser(ObjectReadContext.empty(), text)) {
-			JsonToken first = parser.nextToken();
-			if (first == null) {
-				problems.add(Position.START, "", "the manifest is empty; it needs at least a 'tiers' section");
-				return null;
-			}
-			YamlNode root = readValue(parser, problems, "", 1);
-			if (root != null && parser.nextToken() != null) {
-				problems.add(position(parser.currentTokenLocation()), "",
-						"the manifest holds more than one YAML document; put everything in one document");
-			}
-			return root;
+			return new Document(parser, problems).read();
+		}
+		catch (Abandoned ex) {
+			return null;
 		}
 		catch (JacksonException ex) {
-			TokenStreamLocation location = ex.getLocation();
-			problems.add((location != null) ? position(location) : Position.START, "",
-					"the manifest is not valid YAML: " + ex.getOriginalMessage());
+			addSyntaxProblem(ex, text, problems);
 			return null;
 		}
 	}
 
-	private @Nullable YamlNode readValue(JsonParser parser, Problems problems, String path, int depth) {
-		Position position = position(parser.currentTokenLocation());
-		Object tag = parser.getTypeId();
-		if (tag != null) {
-			problems.add(position, path, "YAML tags such as '" + shortTag(tag.toString())
-					+ "' are not allowed in a manifest; write the plain value");
+	/**
+	 * Point at what the YAML parser itself says is wrong: its problem mark, or, when the file ended
+	 * before something was closed, where that something was opened.
+	 */
+	private static void addSyntaxProblem(JacksonException ex, String text, Problems problems) {
+		if (ex.getCause() instanceof MarkedYamlEngineException yaml && yaml.getProblemMark().isPresent()) {
+			Mark problemMark = yaml.getProblemMark().get();
+			Optional<Mark> contextMark = yaml.getContextMark();
+			boolean atEnd = problemMark.getIndex() >= text.codePointCount(0, text.length());
+			Mark mark = (atEnd && contextMark.isPresent()) ? contextMark.get() : problemMark;
+			String context = (yaml.getContext() != null && contextMark.isPresent())
+					? " (" + yaml.getContext() + " started at line " + position(contextMark.get()).line() + ", column "
+							+ position(contextMark.get()).column() + ")"
+					: "";
+			problems.add(position(mark), "", "the manifest is not valid YAML: " + yaml.getProblem() + context
+					+ syntaxHint(yaml.getContext(), atEnd));
+			return;
 		}
-		if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-			problems.add(position, path, "YAML aliases such as '*" + parser.getString()
-					+ "' are not allowed in a manifest; write the value out");
-			return null;
-		}
-		JsonToken token = parser.currentToken();
-		if (token == JsonToken.START_OBJECT) {
-			return readMapping(parser, problems, path, depth, position);
-		}
-		if (token == JsonToken.START_ARRAY) {
-			return readSequence(parser, problems, path, depth, position);
-		}
-		return readScalar(parser, token, position);
+		TokenStreamLocation location = ex.getLocation();
+		problems.add(position(location), "", "the manifest is not valid YAML: " + ex.getOriginalMessage());
 	}
 
-	private YamlNode readMapping(JsonParser parser, Problems problems, String path, int depth, Position position) {
-		Map<String, YamlNode.Entry> entries = new LinkedHashMap<>();
-		JsonToken token;
-		while ((token = parser.nextToken()) == JsonToken.PROPERTY_NAME) {
-			String key = parser.currentName();
-			Position keyPosition = position(parser.currentTokenLocation());
-			String childPath = path.isEmpty() ? key : path + "." + key;
-			parser.nextToken();
-			YamlNode value = readValue(parser, problems, childPath, depth + 1);
-			YamlNode.Entry previous = entries.get(key);
-			if (previous != null) {
-				problems.add(keyPosition, childPath, "duplicate key '" + key + "' (first at line "
-						+ previous.keyPosition().line() + "); each key may appear once");
-			}
-			else if (value != null) {
-				entries.put(key, new YamlNode.Entry(key, keyPosition, value));
-			}
+	/**
+	 * Say what the parser's words mean for the two mistakes it reports most: indentation, which is
+	 * the block structure of YAML, and an unquoted '{' or ',' in a flow collection, as in
+	 * {@code { path: /api/{id} }}.
+	 */
+	private static String syntaxHint(@Nullable String context, boolean atEnd) {
+		if (context == null) {
+			return "";
 		}
-		if (token != JsonToken.END_OBJECT) {
-			throw new IllegalStateException("Unexpected token " + token + " in a mapping");
+		if (context.startsWith("while parsing a block")) {
+			return "; check the indentation";
 		}
-		return new YamlNode.Mapping(position, entries);
+		if (context.startsWith("while parsing a flow") && !atEnd) {
+			return "; put text that contains '{', '}', '[', ']' or ',' in quotes";
+		}
+		return "";
 	}
 
-	private YamlNode readSequence(JsonParser parser, Problems problems, String path, int depth, Position position) {
-		List<YamlNode> items = new ArrayList<>();
-		JsonToken token;
-		while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
-			if (token == null) {
-				throw new IllegalStateException("Unexpected end of a sequence");
-			}
-			YamlNode item = readValue(parser, problems, path + "[" + items.size() + "]", depth + 1);
-			items.add((item != null) ? item : new YamlNode.Scalar(position(parser.currentTokenLocation()),
-					YamlNode.Kind.NULL, ""));
-		}
-		return new YamlNode.Sequence(position, items);
-	}
-
-	private YamlNode.Scalar readScalar(JsonParser parser, JsonToken token, Position position) {
-		String text = parser.getString();
-		return switch (token) {
-			case VALUE_NULL -> new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
-			case VALUE_TRUE, VALUE_FALSE -> new YamlNode.Scalar(position, YamlNode.Kind.BOOLEAN, text);
-			case VALUE_NUMBER_INT -> new YamlNode.Scalar(position,
-					isInteger(text) ? YamlNode.Kind.INTEGER : YamlNode.Kind.STRING, text);
-			case VALUE_NUMBER_FLOAT -> new YamlNode.Scalar(position,
-					isDecimal(text) ? YamlNode.Kind.DECIMAL : YamlNode.Kind.STRING, text);
-			default -> new YamlNode.Scalar(position, YamlNode.Kind.STRING, (text != null) ? text : "");
-		};
-	}
-
-	private @Nullable String decode(byte[] content, Problems problems) {
+	private static @Nullable String decode(byte[] content, Problems problems) {
 		CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
 			.onMalformedInput(CodingErrorAction.REPORT)
 			.onUnmappableCharacter(CodingErrorAction.REPORT);
 		ByteBuffer input = ByteBuffer.wrap(content);
 		CharBuffer output = CharBuffer.allocate(content.length);
-		var result = decoder.decode(input, output, true);
+		CoderResult result = decoder.decode(input, output, true);
 		if (result.isError()) {
 			int offset = input.position();
-			problems.add(positionOfByte(content, offset), "", String.format(
+			problems.add(positionAfter(output.flip()), "", String.format(
 					"the manifest is not valid UTF-8: byte 0x%02X at offset %d; save the file as UTF-8",
 					content[offset] & 0xFF, offset));
 			return null;
@@ -186,16 +153,21 @@ final class YamlTreeReader {
 		return output.flip().toString();
 	}
 
-	private static Position positionOfByte(byte[] content, int offset) {
+	/**
+	 * The position of the character that follows the given text, counted in code points like the
+	 * YAML parser counts columns.
+	 */
+	private static Position positionAfter(CharSequence text) {
 		int line = 1;
 		int lineStart = 0;
-		for (int i = 0; i < offset; i++) {
-			if (content[i] == '\n') {
+		for (int i = 0; i < text.length(); i++) {
+			if (text.charAt(i) == '\n') {
 				line++;
 				lineStart = i + 1;
 			}
 		}
-		return new Position(line, offset - lineStart + 1);
+		String lastLine = text.subSequence(lineStart, text.length()).toString();
+		return new Position(line, lastLine.codePointCount(0, lastLine.length()) + 1);
 	}
 
 	private static boolean isInteger(String text) {
@@ -227,6 +199,135 @@ final class YamlTreeReader {
 			return Position.START;
 		}
 		return new Position(location.getLineNr(), Math.max(1, location.getColumnNr()));
+	}
+
+	private static Position position(Mark mark) {
+		return new Position(mark.getLine() + 1, mark.getColumn() + 1);
+	}
+
+	/**
+	 * The reading of one document: the token stream, where its problems go, and whether the tree
+	 * lacks something the author wrote.
+	 */
+	private final class Document {
+
+		private final JsonParser parser;
+
+		private final Problems problems;
+
+		/**
+		 * Whether a value was left out of the tree (an alias), so that validating the tree would
+		 * report keys as missing that the author did write.
+		 */
+		private boolean incomplete;
+
+		Document(JsonParser parser, Problems problems) {
+			this.parser = parser;
+			this.problems = problems;
+		}
+
+		@Nullable YamlNode read() {
+			YamlNode root = (this.parser.nextToken() != null) ? readValue("", 1) : null;
+			if (root != null && this.parser.nextToken() != null) {
+				this.problems.add(position(this.parser.currentTokenLocation()), "",
+						"the manifest holds more than one YAML document; put everything in one document");
+			}
+			// A file of comments, or only '---', is as empty as a file of nothing.
+			if (root == null || (root instanceof YamlNode.Scalar scalar && scalar.isNull())) {
+				this.problems.add(Position.START, "", "the manifest is empty; it needs at least a 'tiers' section");
+				return null;
+			}
+			return this.incomplete ? null : root;
+		}
+
+		private YamlNode readValue(String path, int depth) {
+			Position position = position(this.parser.currentTokenLocation());
+			Object tag = this.parser.getTypeId();
+			if (tag != null) {
+				this.problems.add(position, path, "YAML tags such as '" + shortTag(tag.toString())
+						+ "' are not allowed in a manifest; write the plain value");
+			}
+			if (this.parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+				this.problems.add(position, path, "YAML aliases such as '*" + this.parser.getString()
+						+ "' are not allowed in a manifest; write the value out where it is needed");
+				this.incomplete = true;
+				return new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
+			}
+			JsonToken token = this.parser.currentToken();
+			if ((token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY)
+					&& depth > YamlTreeReader.this.limits.maxDepth()) {
+				this.problems.add(position, path, "the manifest nests mappings and lists deeper than the limit of "
+						+ YamlTreeReader.this.limits.maxDepth() + " levels here");
+				throw new Abandoned();
+			}
+			if (token == JsonToken.START_OBJECT) {
+				return readMapping(path, depth, position);
+			}
+			if (token == JsonToken.START_ARRAY) {
+				return readSequence(path, depth, position);
+			}
+			return readScalar(token, position);
+		}
+
+		private YamlNode readMapping(String path, int depth, Position position) {
+			Map<String, YamlNode.Entry> entries = new LinkedHashMap<>();
+			JsonToken token;
+			while ((token = this.parser.nextToken()) == JsonToken.PROPERTY_NAME) {
+				String key = this.parser.currentName();
+				Position keyPosition = position(this.parser.currentTokenLocation());
+				String childPath = path.isEmpty() ? key : path + "." + key;
+				this.parser.nextToken();
+				YamlNode value = readValue(childPath, depth + 1);
+				YamlNode.Entry previous = entries.putIfAbsent(key, new YamlNode.Entry(key, keyPosition, value));
+				if (previous != null) {
+					this.problems.add(keyPosition, childPath, "duplicate key '" + key + "' (first at line "
+							+ previous.keyPosition().line() + "); each key may appear once");
+				}
+			}
+			if (token != JsonToken.END_OBJECT) {
+				throw new IllegalStateException("Unexpected token " + token + " in a mapping");
+			}
+			return new YamlNode.Mapping(position, entries);
+		}
+
+		private YamlNode readSequence(String path, int depth, Position position) {
+			List<YamlNode> items = new ArrayList<>();
+			JsonToken token;
+			while ((token = this.parser.nextToken()) != JsonToken.END_ARRAY) {
+				if (token == null) {
+					throw new IllegalStateException("Unexpected end of a sequence");
+				}
+				items.add(readValue(path + "[" + items.size() + "]", depth + 1));
+			}
+			return new YamlNode.Sequence(position, items);
+		}
+
+		private YamlNode.Scalar readScalar(JsonToken token, Position position) {
+			String text = this.parser.getString();
+			return switch (token) {
+				case VALUE_NULL -> new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
+				case VALUE_TRUE, VALUE_FALSE -> new YamlNode.Scalar(position, YamlNode.Kind.BOOLEAN, text);
+				case VALUE_NUMBER_INT -> new YamlNode.Scalar(position,
+						isInteger(text) ? YamlNode.Kind.INTEGER : YamlNode.Kind.STRING, text);
+				case VALUE_NUMBER_FLOAT -> new YamlNode.Scalar(position,
+						isDecimal(text) ? YamlNode.Kind.DECIMAL : YamlNode.Kind.STRING, text);
+				default -> new YamlNode.Scalar(position, YamlNode.Kind.STRING, (text != null) ? text : "");
+			};
+		}
+
+	}
+
+	/**
+	 * Stops reading a document that exceeds a limit; the problem is recorded before it is thrown.
+	 */
+	private static final class Abandoned extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		Abandoned() {
+			super(null, null, false, false);
+		}
+
 	}
 
 }

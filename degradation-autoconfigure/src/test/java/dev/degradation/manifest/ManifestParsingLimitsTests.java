@@ -1,0 +1,351 @@
+package dev.degradation.manifest;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static dev.degradation.manifest.ManifestLoading.failure;
+import static dev.degradation.manifest.ManifestLoading.load;
+import static dev.degradation.manifest.ManifestLoading.onlyProblem;
+import static dev.degradation.manifest.ManifestLoading.problem;
+import static dev.degradation.manifest.ManifestLoading.problems;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Hostile and broken YAML: every limit and every YAML feature the manifest refuses is reported
+ * quickly, with a position, and without building anything the file asks for.
+ */
+class ManifestParsingLimitsTests {
+
+	private static final String VALID = """
+			tiers:
+			  optional:
+			    priority: 1
+			    routes:
+			      - { path: /api/recommendations, method: GET, fallback: drop }
+			""";
+
+	private static final int MEBIBYTE = 1024 * 1024;
+
+	@Test
+	void aDuplicateKeyIsReportedAtTheSecondKeyWithTheLineOfTheFirstAndLoadingGoesOn() {
+		assertThat(problems("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - path: /api/recommendations
+				        method: get
+				        fallback: drop
+				    priority: 2
+				""")).containsExactly(
+				problem(6, 17, "tiers.optional.routes[0].method",
+						"'get' is not an HTTP method this starter can degrade; use one of DELETE, GET, HEAD, OPTIONS, "
+								+ "PATCH, POST, PUT; write it in upper case: 'GET'"),
+				problem(8, 5, "tiers.optional.priority",
+						"duplicate key 'priority' (first at line 3); each key may appear once"));
+	}
+
+	@Test
+	void aManifestLargerThanTheSizeLimitIsRefusedBeforeParsing() {
+		ManifestLoader loader = ManifestLoading.LOADER.withLimits(new ManifestLimits(64, 32));
+		assertThat(onlyProblem(loader, VALID)).isEqualTo(problem(1, 1, "",
+				"the manifest is larger than the limit of 64 bytes; a manifest describes routes, "
+						+ "it should be a few kilobytes"));
+	}
+
+	@Test
+	void aManifestOfExactlyTheSizeLimitIsAccepted() {
+		int size = VALID.getBytes(StandardCharsets.UTF_8).length;
+		ManifestLoader loader = ManifestLoading.LOADER.withLimits(new ManifestLimits(size, 32));
+		assertThat(load(loader, VALID).routes()).hasSize(1);
+	}
+
+	@Test
+	void aTwoMegabyteManifestIsRefusedByTheDefaultLimit() {
+		byte[] content = padded(VALID, 2 * MEBIBYTE);
+		assertThat(failure(ManifestLoading.LOADER, content).getProblems()).containsExactly(problem(1, 1, "",
+				"the manifest is larger than the limit of 1048576 bytes; a manifest describes routes, "
+						+ "it should be a few kilobytes"));
+	}
+
+	@Test
+	void aTwoMegabyteStreamIsReadOnlyJustPastTheDefaultLimit() {
+		ByteArrayInputStream input = new ByteArrayInputStream(padded(VALID, 2 * MEBIBYTE));
+		InvalidManifestException failure = catchThrowableOfType(InvalidManifestException.class,
+				() -> ManifestLoading.LOADER.load(ManifestLoading.SOURCE, input));
+		assertThat(failure.getProblems()).singleElement()
+			.satisfies((problem) -> assertThat(problem.message()).startsWith("the manifest is larger than the limit"));
+		assertThat(input.available()).isEqualTo(2 * MEBIBYTE - MEBIBYTE - 1);
+	}
+
+	@Test
+	void nestingDeeperThanTheLimitIsReportedAtTheFirstContainerPastIt() {
+		// Depth 1 is the document, 5 a route, 6 its static_response, 8 the value of "b".
+		ManifestLoader loader = ManifestLoading.LOADER.withLimits(new ManifestLimits(MEBIBYTE, 8));
+		assertThat(onlyProblem(loader, """
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - path: /api/recommendations
+				        method: GET
+				        fallback: static
+				        static_response: {"a": {"b": {"c": {"d": [[1]]}}}}
+				""")).isEqualTo(problem(8, 44, "tiers.optional.routes[0].static_response.a.b.c",
+				"the manifest nests mappings and lists deeper than the limit of 8 levels here"));
+	}
+
+	@Test
+	@Timeout(10)
+	void tenThousandNestedListsAreRefusedAtTheDefaultDepthLimit() {
+		String yaml = "x: " + "[".repeat(10_000) + "]".repeat(10_000) + "\n";
+		// The document is level 1 and the value of x level 2, so the 32nd '[' is the 33rd level.
+		assertThat(onlyProblem(yaml)).isEqualTo(problem(1, 3 + 32, "x" + "[0]".repeat(31),
+				"the manifest nests mappings and lists deeper than the limit of 32 levels here"));
+	}
+
+	@Test
+	void anAliasIsReportedAtTheAliasAndNothingElseIsGuessedAboutTheValueItStandsFor() {
+		assertThat(onlyProblem("""
+				dependencies:
+				  catalog: &catalog
+				    health_url: http://catalog:8080/healthz
+				  catalog-copy: *catalog
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - path: /api/recommendations
+				        method: GET
+				        fallback: drop
+				        requires: [catalog-copy]
+				""")).isEqualTo(problem(4, 17, "dependencies.catalog-copy",
+				"YAML aliases such as '*catalog' are not allowed in a manifest; write the value out where it is needed"));
+	}
+
+	@Test
+	void aMergeKeyIsAnAliasToo() {
+		assertThat(onlyProblem("""
+				tiers:
+				  optional: &tier
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				  enhanced:
+				    <<: *tier
+				    priority: 2
+				""")).isEqualTo(problem(7, 9, "tiers.enhanced.<<",
+				"YAML aliases such as '*tier' are not allowed in a manifest; write the value out where it is needed"));
+	}
+
+	@Test
+	@Timeout(10)
+	void aBillionLaughsDocumentIsRefusedQuicklyAliasByAlias() {
+		List<ManifestProblem> problems = problems("""
+				a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+				b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+				c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+				d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+				e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+				f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+				g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+				h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+				i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+				""");
+		assertThat(problems).hasSize(8 * 9)
+			.allSatisfy((problem) -> assertThat(problem.message()).startsWith("YAML aliases such as '*")
+				.endsWith("' are not allowed in a manifest; write the value out where it is needed"));
+		assertThat(problems.get(0)).isEqualTo(problem(2, 8, "b[0]",
+				"YAML aliases such as '*a' are not allowed in a manifest; write the value out where it is needed"));
+	}
+
+	@Test
+	void anExplicitTagIsReportedAtTheTaggedValue() {
+		assertThat(onlyProblem("""
+				tiers: !!java.lang.Runtime
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(1, 8, "tiers",
+				"YAML tags such as '!!java.lang.Runtime' are not allowed in a manifest; write the plain value"));
+	}
+
+	@Test
+	void aScriptEngineGadgetIsReportedTagByTag() {
+		assertThat(problems("""
+				!!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL ["http://localhost/"]]]]
+				""")).containsExactly(
+				problem(1, 1, "", "YAML tags such as '!!javax.script.ScriptEngineManager' are not allowed in a manifest; "
+						+ "write the plain value"),
+				problem(1, 1, "", "the manifest must be a mapping with the keys 'defaults', 'dependencies' and 'tiers', "
+						+ "but it is a list"),
+				problem(1, 37, "[0]",
+						"YAML tags such as '!!java.net.URLClassLoader' are not allowed in a manifest; write the plain value"),
+				problem(1, 65, "[0][0][0]",
+						"YAML tags such as '!!java.net.URL' are not allowed in a manifest; write the plain value"));
+	}
+
+	@Test
+	void aTagNamingAClassOfTheApplicationDoesNotCreateIt() {
+		Canary.INSTANCES.set(0);
+		List<ManifestProblem> problems = problems("""
+				dependencies: !!dev.degradation.manifest.ManifestParsingLimitsTests$Canary ["created"]
+				""" + VALID);
+		assertThat(problems).first().isEqualTo(problem(1, 15, "dependencies",
+				"YAML tags such as '!!dev.degradation.manifest.ManifestParsingLimitsTests$Canary' are not allowed "
+						+ "in a manifest; write the plain value"));
+		assertThat(Canary.INSTANCES).hasValue(0);
+	}
+
+	@Test
+	void bytesThatAreNotUtf8AreReportedAtTheCharacterWhereTheyStand() {
+		byte[] latin1 = "tiers:\n  café:\n".getBytes(StandardCharsets.ISO_8859_1);
+		assertThat(failure(ManifestLoading.LOADER, latin1).getProblems()).containsExactly(problem(2, 6, "",
+				"the manifest is not valid UTF-8: byte 0xE9 at offset 12; save the file as UTF-8"));
+	}
+
+	@Test
+	void theColumnOfABadByteCountsCharactersNotBytes() {
+		ByteArrayOutputStream content = new ByteArrayOutputStream();
+		content.writeBytes("tiers:\n  ü".getBytes(StandardCharsets.UTF_8));
+		content.write(0xFF);
+		assertThat(failure(ManifestLoading.LOADER, content.toByteArray()).getProblems()).containsExactly(
+				problem(2, 4, "", "the manifest is not valid UTF-8: byte 0xFF at offset 11; save the file as UTF-8"));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "", "\n\n", "# degradation manifest, to be written\n", "---\n", "---\n...\n", "~\n" })
+	void anEmptyManifestIsReportedAtItsStart(String yaml) {
+		assertThat(onlyProblem(yaml)).isEqualTo(problem(1, 1, "",
+				"the manifest is empty; it needs at least a 'tiers' section"));
+	}
+
+	@Test
+	void aManifestThatIsAListIsReportedAtItsStart() {
+		assertThat(onlyProblem("""
+				- tiers
+				- dependencies
+				""")).isEqualTo(problem(1, 1, "", "the manifest must be a mapping with the keys 'defaults', "
+				+ "'dependencies' and 'tiers', but it is a list"));
+	}
+
+	@Test
+	void aManifestThatIsAScalarIsReportedAtItsStart() {
+		assertThat(onlyProblem("""
+				degradation manifest
+				""")).isEqualTo(problem(1, 1, "", "the manifest must be a mapping with the keys 'defaults', "
+				+ "'dependencies' and 'tiers', but it is the text 'degradation manifest'"));
+	}
+
+	@Test
+	void aSecondDocumentIsReportedWhereItStarts() {
+		assertThat(onlyProblem(VALID + """
+				---
+				tiers: {}
+				""")).isEqualTo(problem(7, 1, "",
+				"the manifest holds more than one YAML document; put everything in one document"));
+	}
+
+	@Test
+	void badIndentationIsReportedAtTheMisplacedKey() {
+		assertThat(onlyProblem("""
+				tiers:
+				  optional:
+				    priority: 1
+				   routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(4, 4, "", "the manifest is not valid YAML: expected <block end>, but found "
+				+ "'<block mapping start>' (while parsing a block mapping started at line 2, column 3); "
+				+ "check the indentation"));
+	}
+
+	@Test
+	void anUnclosedBracketIsReportedWhereItOpens() {
+		assertThat(onlyProblem("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes: [ { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(4, 13, "", "the manifest is not valid YAML: expected ',' or ']', but got "
+				+ "<stream end> (while parsing a flow sequence started at line 4, column 13)"));
+	}
+
+	@Test
+	void anUnclosedQuoteIsReportedWhereItOpens() {
+		assertThat(onlyProblem("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: "/api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(5, 17, "", "the manifest is not valid YAML: found unexpected end of stream "
+				+ "(while scanning a quoted scalar started at line 5, column 17)"));
+	}
+
+	@Test
+	void aTabUsedForIndentationIsReportedWhereItStands() {
+		assertThat(onlyProblem("tiers:\n\toptional:\n")).isEqualTo(problem(2, 1, "",
+				"the manifest is not valid YAML: found character '\\t(TAB)' that cannot start any token. "
+						+ "(Do not use \\t(TAB) for indentation)"));
+	}
+
+	@Test
+	void aFlowMappingWithAnUnquotedBraceInAPathIsReportedAtTheBrace() {
+		assertThat(onlyProblem("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/products/{id}, method: GET, fallback: drop }
+				""")).isEqualTo(problem(5, 31, "", "the manifest is not valid YAML: expected ',' or '}', but got { "
+				+ "(while parsing a flow mapping started at line 5, column 9); "
+				+ "put text that contains '{', '}', '[', ']' or ',' in quotes"));
+	}
+
+	@Test
+	void beyondAHundredProblemsTheRestAreCountedInsteadOfListed() {
+		StringBuilder yaml = new StringBuilder(VALID);
+		for (int i = 1; i <= 150; i++) {
+			yaml.append("unknown").append(i).append(": 1\n");
+		}
+		List<ManifestProblem> problems = problems(yaml.toString());
+		assertThat(problems).hasSize(Problems.MAX_LISTED + 1);
+		assertThat(problems.get(Problems.MAX_LISTED - 1).path()).isEqualTo("unknown100");
+		assertThat(problems.get(Problems.MAX_LISTED)).isEqualTo(problem(105, 1, "",
+				"50 more problems are not listed; fix the ones above and load the manifest again"));
+	}
+
+	private static byte[] padded(String yaml, int size) {
+		StringBuilder padded = new StringBuilder(yaml);
+		String comment = "# " + "padding ".repeat(12) + "\n";
+		while (padded.length() + comment.length() < size) {
+			padded.append(comment);
+		}
+		padded.append("#".repeat(size - padded.length() - 1)).append('\n');
+		return padded.toString().getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * A class a tag could name; creating it would show that the loader builds what a file asks.
+	 */
+	static final class Canary {
+
+		static final AtomicInteger INSTANCES = new AtomicInteger();
+
+		Canary(String name) {
+			INSTANCES.incrementAndGet();
+		}
+
+	}
+
+}
