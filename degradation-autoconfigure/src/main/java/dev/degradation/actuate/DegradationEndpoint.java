@@ -3,14 +3,20 @@ package dev.degradation.actuate;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.degradation.engine.DegradationEngine;
@@ -20,15 +26,22 @@ import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
+import dev.degradation.monitor.DependencyState;
+import dev.degradation.monitor.DependencyStatus;
+import dev.degradation.monitor.ProbeResult;
 
 /**
- * The {@code degradation} Actuator endpoint: reads the active shed level and what it sheds, and
- * switches simulation so that CI can exercise the degraded paths. Writing is off by default
+ * The {@code degradation} Actuator endpoint: reads the active shed level, what it sheds and why,
+ * and the state of every dependency; switches simulation and forces dependencies down or up so
+ * that CI can exercise the degraded paths. Writing is off by default
  * ({@link Access#READ_ONLY}); it takes {@code management.endpoint.degradation.access=unrestricted}
  * and should then be secured, since it can shed the service's features.
  */
 @Endpoint(id = "degradation", defaultAccess = Access.READ_ONLY)
 public class DegradationEndpoint {
+
+	/** The path segment under which the dependencies are addressed. */
+	public static final String DEPENDENCIES = "dependencies";
 
 	private final DegradationEngine engine;
 
@@ -72,6 +85,55 @@ public class DegradationEndpoint {
 		}
 	}
 
+	/**
+	 * Force a dependency down or up, whatever its probes say, until released.
+	 * @param section must be {@value #DEPENDENCIES}
+	 * @param name the dependency name
+	 * @param state {@code down} or {@code up}
+	 * @return the description after the change
+	 * @throws NoSuchElementException if there is no such section or dependency
+	 * @throws InvalidEndpointRequestException if the state is neither {@code down} nor {@code up}
+	 */
+	@WriteOperation
+	public DegradationDescriptor forceDependency(@Selector String section, @Selector String name,
+			@Nullable String state) {
+		checkSection(section);
+		DependencyState forced = parseForcedState(state);
+		this.engine.forceDependency(name, forced);
+		return describe(this.engine.state());
+	}
+
+	/**
+	 * Stop forcing a dependency; its probes decide again.
+	 * @param section must be {@value #DEPENDENCIES}
+	 * @param name the dependency name
+	 * @return the description after the change
+	 * @throws NoSuchElementException if there is no such section or dependency
+	 */
+	@DeleteOperation
+	public DegradationDescriptor releaseDependency(@Selector String section, @Selector String name) {
+		checkSection(section);
+		this.engine.releaseDependency(name);
+		return describe(this.engine.state());
+	}
+
+	private static void checkSection(String section) {
+		if (!DEPENDENCIES.equals(section)) {
+			throw new NoSuchElementException("Nothing at '" + section + "'; use '" + DEPENDENCIES + "/{name}'");
+		}
+	}
+
+	private static DependencyState parseForcedState(@Nullable String state) {
+		String value = (state != null) ? state.trim().toLowerCase(Locale.ROOT) : "";
+		return switch (value) {
+			case "down" -> DependencyState.FAILED;
+			case "up" -> DependencyState.HEALTHY;
+			default -> throw new InvalidEndpointRequestException(
+					"'state' must be 'down' or 'up', but was " + ((state != null) ? "'" + state + "'" : "missing"),
+					"'state' must be 'down' or 'up'");
+		};
+	}
+
 	private DegradationDescriptor describe(DegradationState state) {
 		DegradationManifest manifest = this.engine.manifest();
 		List<TierDescriptor> tiers = new ArrayList<>();
@@ -84,11 +146,17 @@ public class DegradationEndpoint {
 			}
 			tiers.add(new TierDescriptor(tier.name(), tier.priority(), state.sheds(tier.priority()), routes));
 		}
-		List<DependencyDescriptor> dependencies = manifest.dependencies()
-			.stream()
-			.map((dependency) -> new DependencyDescriptor(dependency.name(), dependency.healthUrl(),
-					dependency.timeout().toMillis()))
-			.toList();
+		Map<String, DependencyDescriptor> dependencies = new LinkedHashMap<>();
+		for (Dependency dependency : manifest.dependencies()) {
+			DependencyStatus status = this.engine.dependency(dependency.name());
+			ProbeResult last = status.lastProbe();
+			dependencies.put(dependency.name(), new DependencyDescriptor(status.state(), status.computedState(),
+					status.forced(), Math.round(status.errorRate() * 1000) / 1000.0, status.samples(),
+					(last != null) ? new ProbeDescriptor(last.outcome(), last.healthy(), last.detail(),
+							last.latency().toMillis(), last.at()) : null,
+					dependency.healthUrl(), dependency.healthCheck().timeout().toMillis(),
+					dependency.healthCheck().interval().toMillis()));
+		}
 		return new DegradationDescriptor(state.level(), state.computedLevel(), state.simulation(), state.shedTiers(),
 				state.changedAt(), state.reason(), tiers, dependencies);
 	}
@@ -103,10 +171,11 @@ public class DegradationEndpoint {
 	 * @param changedAt when the active level last changed
 	 * @param reason why the active level is what it is
 	 * @param tiers every tier, in shed order
-	 * @param dependencies every declared dependency
+	 * @param dependencies every declared dependency by name, in manifest order
 	 */
 	public record DegradationDescriptor(int level, int computedLevel, Simulation simulation, List<String> shedTiers,
-			Instant changedAt, String reason, List<TierDescriptor> tiers, List<DependencyDescriptor> dependencies) {
+			Instant changedAt, String reason, List<TierDescriptor> tiers,
+			Map<String, DependencyDescriptor> dependencies) {
 
 	}
 
@@ -139,11 +208,32 @@ public class DegradationEndpoint {
 	/**
 	 * A dependency as shown by the endpoint.
 	 *
-	 * @param name the dependency name
+	 * @param state the effective state
+	 * @param computedState the state its probes imply
+	 * @param forced whether the state is forced
+	 * @param errorRate the error rate over the window, from 0 to 1
+	 * @param samples the number of probe results in the window
+	 * @param lastProbe the last probe, if any
 	 * @param healthUrl the probed URL
 	 * @param timeoutMs the probe timeout in milliseconds
+	 * @param intervalMs the time between probes in milliseconds
 	 */
-	public record DependencyDescriptor(String name, URI healthUrl, long timeoutMs) {
+	public record DependencyDescriptor(DependencyState state, DependencyState computedState, boolean forced,
+			double errorRate, int samples, @Nullable ProbeDescriptor lastProbe, URI healthUrl, long timeoutMs,
+			long intervalMs) {
+
+	}
+
+	/**
+	 * The last probe of a dependency.
+	 *
+	 * @param outcome {@code ok}, {@code http_5xx}, {@code timeout}, {@code refused}, ...
+	 * @param healthy whether the probe counted as healthy
+	 * @param detail a human-readable detail
+	 * @param latencyMs how long it took, in milliseconds
+	 * @param at when it finished
+	 */
+	public record ProbeDescriptor(String outcome, boolean healthy, String detail, long latencyMs, Instant at) {
 
 	}
 

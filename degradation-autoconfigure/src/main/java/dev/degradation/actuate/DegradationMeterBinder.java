@@ -3,17 +3,34 @@ package dev.degradation.actuate;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.FallbackCounts;
+import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Route;
+import dev.degradation.monitor.DependencyState;
+import dev.degradation.monitor.ProbeResult;
 
 /**
- * Binds the degradation meters: {@code degradation.level} and one {@code degradation.fallbacks}
- * counter per manifest route. Every meter is created once, here; the request path only increments
- * a {@link FallbackCounts} cell. Tags are bounded: the route tag is the manifest's pattern, never
- * a raw request path.
+ * Binds the degradation meters. Every meter but the probe timers is created once, here; the
+ * request path only increments a {@link FallbackCounts} cell. Tags are bounded: routes are the
+ * manifest's patterns, never raw request paths; dependencies and tiers are the manifest's names;
+ * probe outcomes are a short fixed list.
+ *
+ * <ul>
+ * <li>{@code degradation.level}: gauge of the active shed level</li>
+ * <li>{@code degradation.level.changes}: counter of changes of the active level</li>
+ * <li>{@code degradation.fallbacks}: counter per route (tags {@code tier}, {@code method},
+ * {@code route}, {@code fallback})</li>
+ * <li>{@code degradation.dependency.state}: one 0/1 gauge per dependency and state (tags
+ * {@code dependency}, {@code state})</li>
+ * <li>{@code degradation.dependency.error.rate}: gauge per dependency, from 0 to 1</li>
+ * <li>{@code degradation.probes}: timer per dependency and outcome (tags {@code dependency},
+ * {@code outcome})</li>
+ * </ul>
  */
 public class DegradationMeterBinder implements MeterBinder {
 
@@ -32,6 +49,17 @@ public class DegradationMeterBinder implements MeterBinder {
 		Gauge.builder("degradation.level", this.engine, (engine) -> engine.state().level())
 			.description("Active shed level: every tier whose priority is at most this is shed")
 			.register(registry);
+		FunctionCounter.builder("degradation.level.changes", this.engine, DegradationEngine::levelChanges)
+			.description("Changes of the active shed level")
+			.register(registry);
+		bindFallbacks(registry);
+		for (Dependency dependency : this.engine.manifest().dependencies()) {
+			bindDependency(registry, dependency.name());
+		}
+		this.engine.addListener(new ProbeTimers(registry));
+	}
+
+	private void bindFallbacks(MeterRegistry registry) {
 		FallbackCounts counts = this.engine.fallbackCounts();
 		int index = 0;
 		for (Route route : this.engine.manifest().routes()) {
@@ -44,6 +72,45 @@ public class DegradationMeterBinder implements MeterBinder {
 				.tag("fallback", route.fallback().kind())
 				.register(registry);
 		}
+	}
+
+	private void bindDependency(MeterRegistry registry, String name) {
+		for (DependencyState state : DependencyState.values()) {
+			Gauge.builder("degradation.dependency.state", this.engine,
+					(engine) -> (engine.dependency(name).state() == state) ? 1 : 0)
+				.description("1 when the dependency is in this state, 0 otherwise")
+				.tag("dependency", name)
+				.tag("state", state.name().toLowerCase(java.util.Locale.ROOT))
+				.register(registry);
+		}
+		Gauge.builder("degradation.dependency.error.rate", this.engine,
+				(engine) -> engine.dependency(name).errorRate())
+			.description("Error rate of the dependency's probes over its window, from 0 to 1")
+			.tag("dependency", name)
+			.register(registry);
+	}
+
+	/**
+	 * Times every probe, tagged with its outcome.
+	 */
+	private static final class ProbeTimers implements DegradationListener {
+
+		private final MeterRegistry registry;
+
+		ProbeTimers(MeterRegistry registry) {
+			this.registry = registry;
+		}
+
+		@Override
+		public void probed(String dependency, ProbeResult result) {
+			Timer.builder("degradation.probes")
+				.description("Health probes of the dependencies")
+				.tag("dependency", dependency)
+				.tag("outcome", result.outcome())
+				.register(this.registry)
+				.record(result.latency());
+		}
+
 	}
 
 }

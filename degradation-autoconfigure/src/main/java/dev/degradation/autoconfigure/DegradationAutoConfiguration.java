@@ -38,7 +38,8 @@ import dev.degradation.web.RouteTable;
 
 /**
  * Auto-configuration of graceful degradation for a servlet web application: loads the manifest,
- * creates the engine that holds the shed level, and registers the filter that serves fallbacks.
+ * creates the engine that holds the shed level, probes the dependencies once the application is
+ * ready, and registers the filter that serves fallbacks.
  * Backs off when {@code degradation.enabled=false}, outside a servlet web application, and when
  * there is no manifest at an optional location (saying so once at INFO).
  */
@@ -81,6 +82,13 @@ public final class DegradationAutoConfiguration {
 			DegradationEngine engine = new DegradationEngine(manifest, Clock.systemUTC());
 			listeners.orderedStream().forEach(engine::addListener);
 			return engine;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBooleanProperty(name = "degradation.probes.enabled", matchIfMissing = true)
+		DependencyProbing degradationDependencyProbing(DegradationEngine engine) {
+			return new DependencyProbing(engine, Clock.systemUTC());
 		}
 
 		@Bean

@@ -7,9 +7,11 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.LevelChange;
+import dev.degradation.monitor.DependencyStateChange;
 
 /**
- * Reports every change of the engine once: one INFO log line and one application event.
+ * Reports every change of the engine once: one INFO log line and one application event, for each
+ * change of the shed level and of a dependency's state (never per probe or per request).
  */
 public class DegradationChangeReporter implements DegradationListener {
 
@@ -33,6 +35,15 @@ public class DegradationChangeReporter implements DegradationListener {
 					+ change.reason());
 		}
 		this.publisher.publishEvent(new DegradationLevelChangedEvent(this, change));
+	}
+
+	@Override
+	public void dependencyChanged(DependencyStateChange change) {
+		if (logger.isInfoEnabled()) {
+			logger.info("Dependency '" + change.dependency() + "' " + change.previous() + " -> " + change.state() + ": "
+					+ change.reason());
+		}
+		this.publisher.publishEvent(new DependencyStateChangedEvent(this, change));
 	}
 
 }

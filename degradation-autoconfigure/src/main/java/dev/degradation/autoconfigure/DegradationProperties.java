@@ -30,6 +30,8 @@ public class DegradationProperties {
 
 	private final Filter filter = new Filter();
 
+	private final Probes probes = new Probes();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -50,6 +52,10 @@ public class DegradationProperties {
 		return this.filter;
 	}
 
+	public Probes getProbes() {
+		return this.probes;
+	}
+
 	/**
 	 * Settings of the servlet filter that serves fallbacks.
 	 */
@@ -67,6 +73,27 @@ public class DegradationProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+	}
+
+	/**
+	 * Settings of the dependency health probes.
+	 */
+	public static class Probes {
+
+		/**
+		 * Whether to probe the manifest's dependencies. Without probes every dependency stays
+		 * unknown unless forced through the Actuator, and only simulation changes the shed level.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

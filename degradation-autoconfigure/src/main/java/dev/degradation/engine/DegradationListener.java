@@ -1,5 +1,8 @@
 package dev.degradation.engine;
 
+import dev.degradation.monitor.DependencyStateChange;
+import dev.degradation.monitor.ProbeResult;
+
 /**
  * Told of every change the engine makes, on the thread that made it. Implementations must be
  * quick and must not throw; they log, publish events and count.
@@ -10,6 +13,22 @@ public interface DegradationListener {
 	 * Called once for each change of the active shed level.
 	 * @param change the change
 	 */
-	void levelChanged(LevelChange change);
+	default void levelChanged(LevelChange change) {
+	}
+
+	/**
+	 * Called once for each change of a dependency's effective state.
+	 * @param change the change
+	 */
+	default void dependencyChanged(DependencyStateChange change) {
+	}
+
+	/**
+	 * Called for every probe result, for timing; never on the request path.
+	 * @param dependency the dependency name
+	 * @param result the result
+	 */
+	default void probed(String dependency, ProbeResult result) {
+	}
 
 }

@@ -3,24 +3,16 @@ package dev.degradation.manifest;
 import java.time.Duration;
 
 /**
- * The {@code defaults} section of a manifest: how often dependencies are probed, when a
- * dependency counts as failed and as recovered, and how long the shed level waits between two
- * steps down.
+ * The {@code defaults} section of a manifest: how dependencies are probed and judged unless they
+ * say otherwise, and how long the shed level waits between two steps down.
  *
- * @param healthCheckInterval time between two probes of a dependency
- * ({@code health_check_interval_ms})
- * @param failureThreshold error rate at or above which a dependency counts as failed
- * ({@code failure_threshold})
- * @param recoveryThreshold error rate at or below which a failed dependency counts as recovered
- * ({@code recovery_threshold})
+ * @param healthCheck the health check every dependency inherits and may override key by key
  * @param hysteresis minimum time between two steps down of the shed level
  * ({@code hysteresis_seconds})
  */
-public record ManifestDefaults(Duration healthCheckInterval, double failureThreshold, double recoveryThreshold,
-		Duration hysteresis) {
+public record ManifestDefaults(HealthCheck healthCheck, Duration hysteresis) {
 
 	/** The values that apply when the manifest has no {@code defaults} section or omits a key. */
-	public static final ManifestDefaults STANDARD = new ManifestDefaults(Duration.ofMillis(5000), 0.4, 0.15,
-			Duration.ofSeconds(90));
+	public static final ManifestDefaults STANDARD = new ManifestDefaults(HealthCheck.STANDARD, Duration.ofSeconds(90));
 
 }

@@ -49,6 +49,10 @@ final class ManifestReader {
 
 	static final String TIMEOUT_MS = "timeout_ms";
 
+	static final String WINDOW_SECONDS = "window_seconds";
+
+	static final String MIN_SAMPLES = "min_samples";
+
 	static final String PRIORITY = "priority";
 
 	static final String ROUTES = "routes";
@@ -65,10 +69,11 @@ final class ManifestReader {
 
 	private static final Set<String> ROOT_KEYS = Set.of(DEFAULTS, DEPENDENCIES, TIERS);
 
-	private static final Set<String> DEFAULTS_KEYS = Set.of(HEALTH_CHECK_INTERVAL_MS, FAILURE_THRESHOLD,
-			RECOVERY_THRESHOLD, HYSTERESIS_SECONDS);
+	private static final Set<String> DEFAULTS_KEYS = Set.of(HEALTH_CHECK_INTERVAL_MS, TIMEOUT_MS, WINDOW_SECONDS,
+			MIN_SAMPLES, FAILURE_THRESHOLD, RECOVERY_THRESHOLD, HYSTERESIS_SECONDS);
 
-	private static final Set<String> DEPENDENCY_KEYS = Set.of(HEALTH_URL, TIMEOUT_MS);
+	private static final Set<String> DEPENDENCY_KEYS = Set.of(HEALTH_URL, HEALTH_CHECK_INTERVAL_MS, TIMEOUT_MS,
+			WINDOW_SECONDS, MIN_SAMPLES, FAILURE_THRESHOLD, RECOVERY_THRESHOLD);
 
 	private static final Set<String> TIER_KEYS = Set.of(PRIORITY, ROUTES);
 
@@ -123,7 +128,7 @@ final class ManifestReader {
 		checkKeys(mapping, "", ROOT_KEYS);
 		ManifestDefaults defaults = readDefaults(mapping);
 		Set<String> dependencyNames = new LinkedHashSet<>();
-		List<Dependency> dependencies = readDependencies(mapping, dependencyNames);
+		List<Dependency> dependencies = readDependencies(mapping, defaults.healthCheck(), dependencyNames);
 		List<Tier> tiers = readTiers(mapping, dependencyNames);
 		return new DegradationManifest(this.source, defaults, dependencies, tiers);
 	}
@@ -135,34 +140,69 @@ final class ManifestReader {
 			return standard;
 		}
 		checkKeys(defaults, DEFAULTS, DEFAULTS_KEYS);
-		long interval = readLong(defaults, DEFAULTS, HEALTH_CHECK_INTERVAL_MS, 1, Integer.MAX_VALUE,
-				standard.healthCheckInterval().toMillis());
-		Double failure = readFraction(defaults, DEFAULTS, FAILURE_THRESHOLD, false, standard.failureThreshold());
-		Double recovery = readFraction(defaults, DEFAULTS, RECOVERY_THRESHOLD, true, standard.recoveryThreshold());
+		HealthCheck healthCheck = readHealthCheck(defaults, DEFAULTS, standard.healthCheck());
 		long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
 				standard.hysteresis().toSeconds());
+		return new ManifestDefaults(healthCheck, Duration.ofSeconds(hysteresis));
+	}
+
+	/**
+	 * Read the health check keys of {@code defaults} or of one dependency; a key left out keeps its
+	 * value from {@code base} (the standard values, or the manifest's defaults).
+	 */
+	private HealthCheck readHealthCheck(YamlNode.Mapping mapping, String path, HealthCheck base) {
+		long interval = readLong(mapping, path, HEALTH_CHECK_INTERVAL_MS, 1, Integer.MAX_VALUE,
+				base.interval().toMillis());
+		long timeout = readLong(mapping, path, TIMEOUT_MS, 1, Integer.MAX_VALUE, base.timeout().toMillis());
+		long window = readLong(mapping, path, WINDOW_SECONDS, 1, 86_400, base.window().toSeconds());
+		long minSamples = readLong(mapping, path, MIN_SAMPLES, 1, 10_000, base.minSamples());
+		Double failure = readFraction(mapping, path, FAILURE_THRESHOLD, false, base.failureThreshold());
+		Double recovery = readFraction(mapping, path, RECOVERY_THRESHOLD, true, base.recoveryThreshold());
 		if (failure != null && recovery != null && recovery >= failure) {
-			YamlNode.Entry recoveryEntry = defaults.entries().get(RECOVERY_THRESHOLD);
-			YamlNode.Entry failureEntry = defaults.entries().get(FAILURE_THRESHOLD);
-			// Point at the value the author wrote: one of the two is, or the standard values would apply.
+			YamlNode.Entry recoveryEntry = mapping.entries().get(RECOVERY_THRESHOLD);
+			YamlNode.Entry failureEntry = mapping.entries().get(FAILURE_THRESHOLD);
+			// Point at the value the author wrote here; if neither is, the problem was reported where
+			// both values come from.
 			YamlNode.Entry written = (recoveryEntry != null) ? recoveryEntry : failureEntry;
 			if (written != null) {
-				this.problems.add(written.value().position(), DEFAULTS + "." + written.key(), "'"
+				this.problems.add(written.value().position(), path + "." + written.key(), "'"
 						+ RECOVERY_THRESHOLD + "' (" + recovery + ((recoveryEntry != null) ? "" : ", the default")
 						+ ") must be lower than '" + FAILURE_THRESHOLD + "' (" + failure
 						+ ((failureEntry != null) ? "" : ", the default")
 						+ ") so that a dependency cannot flap between failed and recovered on one probe");
 			}
 		}
-		return new ManifestDefaults(Duration.ofMillis(interval), (failure != null) ? failure : 0,
-				(recovery != null) ? recovery : 0, Duration.ofSeconds(hysteresis));
+		// Probes of one dependency start at least an interval apart, so a window holds at most this many.
+		long reachable = window * 1000 / interval + 1;
+		if (minSamples > reachable) {
+			YamlNode.Entry written = firstWritten(mapping, MIN_SAMPLES, WINDOW_SECONDS, HEALTH_CHECK_INTERVAL_MS);
+			if (written != null) {
+				this.problems.add(written.value().position(), path + "." + written.key(), "'" + MIN_SAMPLES + "' ("
+						+ minSamples + ") can never be reached: a " + window + " s window holds at most " + reachable
+						+ " probes " + interval + " ms apart, so the dependency would stay unknown; lower '"
+						+ MIN_SAMPLES + "' or widen '" + WINDOW_SECONDS + "'");
+			}
+		}
+		return new HealthCheck(Duration.ofMillis(interval), Duration.ofMillis(timeout), Duration.ofSeconds(window),
+				(int) minSamples, (failure != null) ? failure : base.failureThreshold(),
+				(recovery != null) ? recovery : base.recoveryThreshold());
+	}
+
+	private static YamlNode.@Nullable Entry firstWritten(YamlNode.Mapping mapping, String... keys) {
+		for (String key : keys) {
+			YamlNode.Entry entry = mapping.entries().get(key);
+			if (entry != null) {
+				return entry;
+			}
+		}
+		return null;
 	}
 
 	/**
 	 * Read the dependencies, adding the name of every declared one to {@code names}, also of those
 	 * with problems of their own, so that a route requiring them is not told they are undeclared.
 	 */
-	private List<Dependency> readDependencies(YamlNode.Mapping root, Set<String> names) {
+	private List<Dependency> readDependencies(YamlNode.Mapping root, HealthCheck defaults, Set<String> names) {
 		YamlNode.Mapping dependencies = optionalMapping(root, DEPENDENCIES, DEPENDENCIES);
 		if (dependencies == null) {
 			return List.of();
@@ -179,10 +219,9 @@ final class ManifestReader {
 			}
 			checkKeys(dependency, path, DEPENDENCY_KEYS);
 			URI healthUrl = readHealthUrl(dependency, path);
-			long timeout = readLong(dependency, path, TIMEOUT_MS, 1, Integer.MAX_VALUE,
-					Dependency.DEFAULT_TIMEOUT.toMillis());
+			HealthCheck healthCheck = readHealthCheck(dependency, path, defaults);
 			if (healthUrl != null) {
-				result.add(new Dependency(entry.key(), healthUrl, Duration.ofMillis(timeout), entry.keyPosition()));
+				result.add(new Dependency(entry.key(), healthUrl, healthCheck, entry.keyPosition()));
 			}
 		}
 		return result;

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The {@code degradation} endpoint over HTTP, with write access granted as CI would grant it.
  */
 @SpringBootTest(classes = ShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "degradation.manifest=classpath:manifests/shop.yaml",
+		properties = { "degradation.manifest=classpath:manifests/shop.yaml", "degradation.probes.enabled=false",
 				"management.endpoints.web.exposure.include=degradation",
 				"management.endpoint.degradation.access=unrestricted" })
 class DegradationEndpointIntegrationTests {
@@ -52,7 +52,11 @@ class DegradationEndpointIntegrationTests {
 		assertThat(route.get("path").asString()).isEqualTo("/api/analytics/track");
 		assertThat(route.get("fallback").asString()).isEqualTo("drop");
 		assertThat(route.get("requires").get(0).asString()).isEqualTo("analytics-collector");
-		assertThat(body.get("dependencies").get(0).get("name").asString()).isEqualTo("recommendations-api");
+		JsonNode dependency = body.get("dependencies").get("recommendations-api");
+		assertThat(dependency.get("state").asString()).isEqualTo("UNKNOWN");
+		assertThat(dependency.get("forced").asBoolean()).isFalse();
+		assertThat(dependency.get("samples").asInt()).isZero();
+		assertThat(dependency.get("healthUrl").asString()).isEqualTo("http://127.0.0.1:9/recommendations/healthz");
 	}
 
 	@Test

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * but read-only: nobody can shed the service's features through it.
  */
 @SpringBootTest(classes = ShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "degradation.manifest=classpath:manifests/shop.yaml",
+		properties = { "degradation.manifest=classpath:manifests/shop.yaml", "degradation.probes.enabled=false",
 				"management.endpoints.web.exposure.include=degradation" })
 class DegradationEndpointReadOnlyIntegrationTests {
 

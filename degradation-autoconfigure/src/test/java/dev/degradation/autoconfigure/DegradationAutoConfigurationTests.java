@@ -123,7 +123,7 @@ class DegradationAutoConfigurationTests {
 				DegradationManifest manifest = context.getBean(DegradationManifest.class);
 				assertThat(manifest.dependencies().get(0).healthUrl())
 					.hasToString("http://127.0.0.1:7001/healthz");
-				assertThat(manifest.dependencies().get(0).timeout().toMillis()).isEqualTo(750);
+				assertThat(manifest.dependencies().get(0).healthCheck().timeout().toMillis()).isEqualTo(750);
 			});
 	}
 

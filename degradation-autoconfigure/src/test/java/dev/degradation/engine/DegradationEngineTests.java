@@ -46,7 +46,14 @@ class DegradationEngineTests {
 
 	private DegradationEngine engine(Clock clock) {
 		DegradationEngine engine = new DegradationEngine(this.manifest, clock);
-		engine.addListener(this.changes::add);
+		engine.addListener(new DegradationListener() {
+
+			@Override
+			public void levelChanged(LevelChange change) {
+				DegradationEngineTests.this.changes.add(change);
+			}
+
+		});
 		return engine;
 	}
 

@@ -68,13 +68,16 @@ class ManifestLoaderTests {
 	void seedManifestLoadsIntoTheExpectedRecords() {
 		DegradationManifest manifest = load(SEED);
 		assertThat(manifest.source()).isEqualTo(SOURCE);
-		assertThat(manifest.defaults()).isEqualTo(
-				new ManifestDefaults(Duration.ofSeconds(5), 0.4, 0.15, Duration.ofSeconds(90)));
+		HealthCheck seedDefaults = new HealthCheck(Duration.ofSeconds(5), Duration.ofMillis(2000),
+				Duration.ofSeconds(30), 3, 0.4, 0.15);
+		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(seedDefaults, Duration.ofSeconds(90)));
 		assertThat(manifest.dependencies()).containsExactly(
 				new Dependency("recommendations-api", URI.create("http://recommendations:8080/healthz"),
-						Duration.ofMillis(2000), new Position(7, 3)),
+						seedDefaults, new Position(7, 3)),
 				new Dependency("analytics-collector", URI.create("http://analytics:8080/healthz"),
-						Duration.ofMillis(1000), new Position(10, 3)));
+						new HealthCheck(Duration.ofSeconds(5), Duration.ofMillis(1000), Duration.ofSeconds(30), 3, 0.4,
+								0.15),
+						new Position(10, 3)));
 		assertThat(manifest.tiers()).extracting(Tier::name, Tier::priority, Tier::position)
 			.containsExactly(tuple("best-effort", 1, new Position(14, 3)),
 					tuple("enhanced", 2, new Position(21, 3)));
@@ -135,8 +138,10 @@ class ManifestLoaderTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop }
 				""");
-		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(ManifestDefaults.STANDARD.healthCheckInterval(),
-				0.5, ManifestDefaults.STANDARD.recoveryThreshold(), ManifestDefaults.STANDARD.hysteresis()));
+		HealthCheck standard = HealthCheck.STANDARD;
+		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(new HealthCheck(standard.interval(),
+				standard.timeout(), standard.window(), standard.minSamples(), 0.5, standard.recoveryThreshold()),
+				ManifestDefaults.STANDARD.hysteresis()));
 	}
 
 	@Test
@@ -171,7 +176,7 @@ class ManifestLoaderTests {
 				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
 				""");
 		assertThat(manifest.dependency("catalog")).hasValueSatisfying((dependency) -> {
-			assertThat(dependency.timeout()).isEqualTo(Dependency.DEFAULT_TIMEOUT);
+			assertThat(dependency.healthCheck()).isEqualTo(HealthCheck.STANDARD);
 			assertThat(dependency.healthUrl()).isEqualTo(URI.create("https://catalog.example.com/healthz"));
 		});
 	}
@@ -190,7 +195,9 @@ class ManifestLoaderTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop }
 				""");
-		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(Duration.ofSeconds(10), 1, 0, Duration.ZERO));
+		HealthCheck standard = HealthCheck.STANDARD;
+		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(new HealthCheck(Duration.ofSeconds(10),
+				standard.timeout(), standard.window(), standard.minSamples(), 1, 0), Duration.ZERO));
 		assertThat(manifest.maxPriority()).isEqualTo(2);
 	}
 
@@ -288,7 +295,7 @@ class ManifestLoaderTests {
 				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
 				""");
 		assertThat(manifest.dependency("catalog")).hasValueSatisfying(
-				(dependency) -> assertThat(dependency.timeout()).isEqualTo(Duration.ofMillis(750)));
+				(dependency) -> assertThat(dependency.healthCheck().timeout()).isEqualTo(Duration.ofMillis(750)));
 	}
 
 	@Test

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * requests it must never answer.
  */
 @SpringBootTest(classes = ShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "degradation.manifest=classpath:manifests/shop.yaml",
+		properties = { "degradation.manifest=classpath:manifests/shop.yaml", "degradation.probes.enabled=false",
 				"management.endpoints.web.exposure.include=health,degradation" })
 class DegradationFilterIntegrationTests {
 

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shed.
  */
 @SpringBootTest(classes = ShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "degradation.manifest=classpath:manifests/shop.yaml",
+		properties = { "degradation.manifest=classpath:manifests/shop.yaml", "degradation.probes.enabled=false",
 				"management.endpoints.web.exposure.include=health,degradation" })
 class PathAgreementIntegrationTests {
 

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a way around it.
  */
 @SpringBootTest(classes = SecuredShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "degradation.manifest=classpath:manifests/shop.yaml",
+		properties = { "degradation.manifest=classpath:manifests/shop.yaml", "degradation.probes.enabled=false",
 				"management.endpoints.web.exposure.include=health,degradation" })
 class SecuredShedRouteIntegrationTests {
 

@@ -1,0 +1,95 @@
+package dev.degradation.autoconfigure;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.manifest.Dependency;
+import dev.degradation.monitor.DependencyProbes;
+import dev.degradation.monitor.HttpHealthProbe;
+
+/**
+ * Runs the dependency probes for as long as the application is up: they start once the
+ * application is ready (so that a slow startup is never judged as a failing dependency, and no
+ * probe runs in a context that never finishes starting), and stop early when the context closes,
+ * before the beans they use are destroyed. After {@link #stop()} no probe runs and no probe thread
+ * is left.
+ */
+public class DependencyProbing implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent> {
+
+	private static final Log logger = LogFactory.getLog(DependencyProbing.class);
+
+	private final DegradationEngine engine;
+
+	private final HttpHealthProbe probe;
+
+	private final DependencyProbes probes;
+
+	private final Duration stopTimeout;
+
+	private volatile boolean running;
+
+	/**
+	 * Create the probing of an engine's dependencies.
+	 * @param engine the engine that receives the results
+	 * @param clock the clock that stamps probe results
+	 */
+	public DependencyProbing(DegradationEngine engine, Clock clock) {
+		this.engine = engine;
+		this.probe = new HttpHealthProbe(clock);
+		this.probes = new DependencyProbes(engine.manifest().dependencies(), this.probe,
+				(dependency, result) -> engine.recordProbe(dependency.name(), result), this.probe::abortAll);
+		this.stopTimeout = engine.manifest()
+			.dependencies()
+			.stream()
+			.map((dependency) -> dependency.healthCheck().timeout())
+			.max(Duration::compareTo)
+			.orElse(Duration.ZERO)
+			.plusSeconds(1);
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationReadyEvent event) {
+		if (this.running) {
+			this.probes.start();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Probing dependencies "
+						+ this.engine.manifest().dependencies().stream().map(Dependency::name).toList());
+			}
+		}
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		if (!this.probes.stop(this.stopTimeout)) {
+			logger.warn("Dependency probes did not stop within " + this.stopTimeout.toMillis() + " ms");
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Return whether probes are being run now.
+	 * @return whether probing has started and not stopped
+	 */
+	public boolean isProbing() {
+		return this.probes.isRunning();
+	}
+
+}

@@ -1,0 +1,19 @@
+package dev.degradation.monitor;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A snapshot of what is known about one dependency.
+ *
+ * @param name the dependency name
+ * @param state the effective state (forced, or else computed)
+ * @param computedState the state the probes imply
+ * @param forced whether the state is forced
+ * @param errorRate the error rate over the window, from 0 to 1
+ * @param samples the number of probe results in the window
+ * @param lastProbe the last probe result, if any
+ */
+public record DependencyStatus(String name, DependencyState state, DependencyState computedState, boolean forced,
+		double errorRate, int samples, @Nullable ProbeResult lastProbe) {
+
+}
