@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -112,10 +113,10 @@ class DegradationEngineTests {
 		MutableClock clock = new MutableClock(this.start);
 		DegradationEngine engine = engine(clock);
 		engine.simulate(1);
-		clock.now = this.start.plusSeconds(5);
+		clock.set(this.start.plusSeconds(5));
 		engine.simulate(2);
 		engine.simulate(2);
-		clock.now = this.start.plusSeconds(9);
+		clock.set(this.start.plusSeconds(9));
 		engine.stopSimulation();
 		engine.stopSimulation();
 		assertThat(this.changes).extracting(LevelChange::previousLevel, LevelChange::level)
@@ -151,31 +152,6 @@ class DegradationEngineTests {
 		engine.fallbackCounts().record(1);
 		assertThat(engine.fallbackCounts().count(0)).isZero();
 		assertThat(engine.fallbackCounts().count(1)).isEqualTo(2);
-	}
-
-	static final class MutableClock extends Clock {
-
-		Instant now;
-
-		MutableClock(Instant now) {
-			this.now = now;
-		}
-
-		@Override
-		public java.time.ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(java.time.ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now;
-		}
-
 	}
 
 }
