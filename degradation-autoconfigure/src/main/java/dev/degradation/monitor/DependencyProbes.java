@@ -2,6 +2,7 @@ package dev.degradation.monitor;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +20,10 @@ import dev.degradation.manifest.Dependency;
  *
  * <p>Each dependency is probed with a fixed delay between the end of one probe and the start of
  * the next, so probes of one dependency never overlap and a slow dependency is probed less often
- * instead of piling up. The pool has exactly one thread per dependency, so a dependency that hangs
- * holds only its own thread (for at most its timeout) and never delays the others; the number of
- * threads is fixed by the manifest and never grows.
+ * instead of piling up. The pool has one thread per dependency and one more for deadlines, so a
+ * dependency that hangs holds only its own thread, for at most its timeout (its deadline aborts
+ * the probe), and never delays the others; the number of threads is fixed by the manifest and
+ * never grows.
  */
 public final class DependencyProbes {
 
@@ -62,14 +64,15 @@ public final class DependencyProbes {
 		if (this.executor != null || this.dependencies.isEmpty()) {
 			return;
 		}
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(this.dependencies.size(),
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(this.dependencies.size() + 1,
 				threadFactory("degradation-probe-" + instances.incrementAndGet() + "-"));
 		executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
 		executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
 		executor.setRemoveOnCancelPolicy(true);
 		for (Dependency dependency : this.dependencies) {
 			long interval = dependency.healthCheck().interval().toMillis();
-			executor.scheduleWithFixedDelay(() -> probeOnce(dependency), 0, interval, TimeUnit.MILLISECONDS);
+			executor.scheduleWithFixedDelay(() -> probeOnce(executor, dependency), 0, interval,
+					TimeUnit.MILLISECONDS);
 		}
 		this.executor = executor;
 	}
@@ -105,16 +108,22 @@ public final class DependencyProbes {
 		return this.executor != null;
 	}
 
-	private void probeOnce(Dependency dependency) {
+	private void probeOnce(ScheduledThreadPoolExecutor executor, Dependency dependency) {
+		Thread prober = Thread.currentThread();
+		ScheduledFuture<?> deadline = executor.schedule(() -> this.probe.abort(prober),
+				dependency.healthCheck().timeout().toMillis(), TimeUnit.MILLISECONDS);
 		try {
 			ProbeResult result = this.probe.probe(dependency);
-			if (!Thread.currentThread().isInterrupted()) {
+			if (!prober.isInterrupted()) {
 				this.results.accept(dependency, result);
 			}
 		}
 		catch (RuntimeException ex) {
 			// A periodic task that throws is never run again: log and keep probing.
 			logger.warn("Probe of dependency '" + dependency.name() + "' failed unexpectedly", ex);
+		}
+		finally {
+			deadline.cancel(false);
 		}
 	}
 

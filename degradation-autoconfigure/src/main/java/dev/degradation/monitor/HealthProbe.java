@@ -3,17 +3,25 @@ package dev.degradation.monitor;
 import dev.degradation.manifest.Dependency;
 
 /**
- * Asks one dependency whether it is healthy. Implementations must return within the dependency's
- * timeout (plus scheduling noise) and never throw: every failure is a result.
+ * Asks one dependency whether it is healthy. Implementations never throw: every failure is a
+ * result. A probe that overruns its dependency's timeout is aborted by its scheduler through
+ * {@link #abort(Thread)}, so that a dependency that hangs costs at most its timeout.
  */
-@FunctionalInterface
 public interface HealthProbe {
 
 	/**
-	 * Probe a dependency once.
+	 * Probe a dependency once, on the calling thread.
 	 * @param dependency the dependency
 	 * @return the result
 	 */
 	ProbeResult probe(Dependency dependency);
+
+	/**
+	 * Abort the probe that the given thread is running, if any, so that it returns at once with a
+	 * timeout result. Called from another thread.
+	 * @param prober the thread running the probe
+	 */
+	default void abort(Thread prober) {
+	}
 
 }

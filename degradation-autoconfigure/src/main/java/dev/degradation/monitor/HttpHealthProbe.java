@@ -9,20 +9,21 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.degradation.manifest.Dependency;
 
 /**
- * Probes a dependency with an HTTP GET of its {@code health_url}: healthy on a 2xx answer within
- * {@code timeout_ms}, connection included.
+ * Probes a dependency with an HTTP GET of its {@code health_url}: healthy on a 2xx status line
+ * within {@code timeout_ms}.
  *
  * <p>Uses {@link HttpURLConnection} on the calling (probe) thread, with the connection closed
- * after every probe: no connection pool, no keep-alive thread, no selector thread that outlives
- * the application (the JDK 17 {@code HttpClient} keeps one until it is garbage collected). The
- * timeout is one budget shared by connecting and waiting for the status line. A probe in flight
- * can be aborted from another thread with {@link #abortAll()}, so that shutdown never waits for a
- * hanging dependency.
+ * after every probe: no connection pool, no keep-alive thread, and no selector thread that
+ * outlives the application (the JDK 17 {@code HttpClient} keeps one until it is garbage
+ * collected). The connect and read timeouts are both the dependency's timeout; the scheduler's
+ * deadline ({@link #abort(Thread)}) closes the socket when connecting and reading together take
+ * longer, so the timeout is one budget for the whole probe.
  */
 public final class HttpHealthProbe implements HealthProbe {
 
@@ -30,7 +31,9 @@ public final class HttpHealthProbe implements HealthProbe {
 
 	private final Map<Thread, HttpURLConnection> inFlight = new ConcurrentHashMap<>();
 
-	private volatile boolean aborted;
+	private final Set<HttpURLConnection> aborted = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean stopped;
 
 	/**
 	 * Create a probe.
@@ -43,7 +46,8 @@ public final class HttpHealthProbe implements HealthProbe {
 	@Override
 	public ProbeResult probe(Dependency dependency) {
 		long startNanos = System.nanoTime();
-		long budgetMillis = dependency.healthCheck().timeout().toMillis();
+		int budgetMillis = (int) Math.min(Integer.MAX_VALUE, dependency.healthCheck().timeout().toMillis());
+		String timedOut = "no answer within " + budgetMillis + " ms";
 		HttpURLConnection connection = null;
 		try {
 			connection = (HttpURLConnection) new URL(dependency.healthUrl().toString()).openConnection();
@@ -51,57 +55,61 @@ public final class HttpHealthProbe implements HealthProbe {
 			connection.setUseCaches(false);
 			connection.setRequestProperty("Connection", "close");
 			connection.setRequestProperty("User-Agent", "degradation-health-probe");
-			connection.setConnectTimeout((int) Math.max(1, budgetMillis));
+			connection.setConnectTimeout(budgetMillis);
+			connection.setReadTimeout(budgetMillis);
 			this.inFlight.put(Thread.currentThread(), connection);
-			if (this.aborted) {
+			if (this.stopped) {
 				return result(false, ProbeResult.ERROR, "probing stopped", startNanos);
 			}
-			connection.connect();
-			long remaining = budgetMillis - elapsedMillis(startNanos);
-			if (remaining <= 0) {
-				return result(false, ProbeResult.TIMEOUT, "no answer within " + budgetMillis + " ms", startNanos);
-			}
-			connection.setReadTimeout((int) remaining);
 			// Only the status line counts; the body is never read, so a slow body cannot stretch
-			// the probe past its budget, and disconnect() below closes the socket.
+			// the probe, and disconnect() below closes the socket.
 			int status = connection.getResponseCode();
 			return result(status >= 200 && status < 300, ProbeResult.outcomeOf(status), "HTTP " + status,
 					startNanos);
 		}
 		catch (SocketTimeoutException ex) {
-			return result(false, ProbeResult.TIMEOUT, "no answer within " + budgetMillis + " ms", startNanos);
+			return result(false, ProbeResult.TIMEOUT, timedOut, startNanos);
 		}
 		catch (ConnectException ex) {
 			return result(false, ProbeResult.REFUSED, String.valueOf(ex.getMessage()), startNanos);
 		}
 		catch (IOException | RuntimeException ex) {
+			if (connection != null && this.aborted.contains(connection)) {
+				return result(false, ProbeResult.TIMEOUT, timedOut, startNanos);
+			}
 			return result(false, ProbeResult.ERROR, ex.getClass().getSimpleName() + ": " + ex.getMessage(),
 					startNanos);
 		}
 		finally {
 			this.inFlight.remove(Thread.currentThread());
 			if (connection != null) {
+				this.aborted.remove(connection);
 				connection.disconnect();
 			}
 		}
 	}
 
+	@Override
+	public void abort(Thread prober) {
+		HttpURLConnection connection = this.inFlight.get(prober);
+		if (connection != null) {
+			this.aborted.add(connection);
+			connection.disconnect();
+		}
+	}
+
 	/**
-	 * Abort every probe in flight and refuse new ones: their sockets are closed, so that a probe
-	 * blocked on a dependency that never answers returns at once.
+	 * Abort every probe in flight and refuse new ones, so that shutdown never waits for a
+	 * dependency that does not answer.
 	 */
 	public void abortAll() {
-		this.aborted = true;
-		this.inFlight.values().forEach(HttpURLConnection::disconnect);
+		this.stopped = true;
+		this.inFlight.keySet().forEach(this::abort);
 	}
 
 	private ProbeResult result(boolean healthy, String outcome, String detail, long startNanos) {
 		return new ProbeResult(healthy, outcome, detail, Instant.now(this.clock),
 				Duration.ofNanos(System.nanoTime() - startNanos));
-	}
-
-	private static long elapsedMillis(long startNanos) {
-		return Duration.ofNanos(System.nanoTime() - startNanos).toMillis();
 	}
 
 }
