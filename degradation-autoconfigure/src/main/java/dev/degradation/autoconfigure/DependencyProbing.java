@@ -85,6 +85,14 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	}
 
 	/**
+	 * Return the prefix of the names of the probe threads, as seen in thread dumps.
+	 * @return the prefix
+	 */
+	public String threadNamePrefix() {
+		return this.probes.threadNamePrefix();
+	}
+
+	/**
 	 * Return whether probes are being run now.
 	 * @return whether probing has started and not stopped
 	 */

@@ -194,14 +194,14 @@ public final class DegradationEngine {
 			dependencyChanged(monitor.refresh());
 		}
 		Instant now = this.clock.instant();
-		DegradationState current = this.state;
-		int computed = current.computedLevel();
 		int required = requiredLevel();
-		if (required > computed) {
+		if (required > this.state.computedLevel()) {
 			applyComputed(required, now, "raised to " + required + ": " + failedDependencies());
 		}
-		else if (required < computed && !now.isBefore(this.computedChangedAt.plus(this.hysteresis))) {
-			Integer lower = this.priorities.lower(computed);
+		// Each step down waits the hysteresis since the last change; with no hysteresis the steps
+		// follow one another at once.
+		while (required < this.state.computedLevel() && !now.isBefore(this.computedChangedAt.plus(this.hysteresis))) {
+			Integer lower = this.priorities.lower(this.state.computedLevel());
 			int next = Math.max(required, (lower != null) ? lower : 0);
 			applyComputed(next, now, "stepped down to " + next + " after " + this.hysteresis.toSeconds()
 					+ " s of hysteresis; " + ((required == 0) ? "no failed dependency is required"

@@ -39,6 +39,8 @@ public final class DependencyProbes {
 
 	private final Runnable onStop;
 
+	private final String threadNamePrefix = "degradation-probe-" + instances.incrementAndGet() + "-";
+
 	private @Nullable ScheduledThreadPoolExecutor executor;
 
 	/**
@@ -65,7 +67,7 @@ public final class DependencyProbes {
 			return;
 		}
 		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(this.dependencies.size() + 1,
-				threadFactory("degradation-probe-" + instances.incrementAndGet() + "-"));
+				threadFactory(this.threadNamePrefix));
 		executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
 		executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
 		executor.setRemoveOnCancelPolicy(true);
@@ -98,6 +100,14 @@ public final class DependencyProbes {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	/**
+	 * Return the prefix of the names of this instance's probe threads, as seen in thread dumps.
+	 * @return the prefix, such as {@code degradation-probe-1-}
+	 */
+	public String threadNamePrefix() {
+		return this.threadNamePrefix;
 	}
 
 	/**

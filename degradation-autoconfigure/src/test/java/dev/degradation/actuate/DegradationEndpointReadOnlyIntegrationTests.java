@@ -42,6 +42,16 @@ class DegradationEndpointReadOnlyIntegrationTests {
 	}
 
 	@Test
+	void forcingADependencyWithoutTheAccessGrantChangesNothing() throws Exception {
+		JsonHttp actuator = new JsonHttp(this.port);
+		String path = "/actuator/degradation/dependencies/recommendations-api";
+		assertThat(actuator.post(path, "{\"state\": \"down\"}").status()).isBetween(400, 499);
+		assertThat(actuator.delete(path).status()).isBetween(400, 499);
+		assertThat(this.engine.dependency("recommendations-api").forced()).isFalse();
+		assertThat(this.engine.state().level()).isZero();
+	}
+
+	@Test
 	void readWorksWithoutTheAccessGrant() throws Exception {
 		Answer answer = new JsonHttp(this.port).get("/actuator/degradation");
 		assertThat(answer.status()).isEqualTo(200);

@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.degradation.autoconfigure.DependencyProbing;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.HealthCheck;
 import dev.degradation.monitor.DependencyState;
@@ -63,6 +64,9 @@ class DependencyFaultIntegrationTests {
 
 	@Autowired
 	ProbeRecorder probes;
+
+	@Autowired
+	DependencyProbing probing;
 
 	@DynamicPropertySource
 	static void dependencies(DynamicPropertyRegistry registry) {
@@ -161,10 +165,11 @@ class DependencyFaultIntegrationTests {
 		recommendations.set(Mode.HANGING);
 		analytics.set(Mode.HANGING);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.state().level() == 2);
+		String prefix = this.probing.threadNamePrefix();
 		long probeThreads = Thread.getAllStackTraces()
 			.keySet()
 			.stream()
-			.filter((thread) -> thread.getName().startsWith("degradation-probe-"))
+			.filter((thread) -> thread.getName().startsWith(prefix))
 			.count();
 		// One per dependency, plus one that runs the deadlines that abort overrunning probes.
 		assertThat(probeThreads).isEqualTo(this.engine.manifest().dependencies().size() + 1);

@@ -35,6 +35,10 @@ public final class JsonHttp {
 			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
+	public Answer delete(String path) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path)).DELETE());
+	}
+
 	private Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
 		HttpResponse<String> response = this.client.send(request.timeout(Duration.ofSeconds(10)).build(),
 				HttpResponse.BodyHandlers.ofString());
