@@ -1,0 +1,168 @@
+package dev.degradation.manifest;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static dev.degradation.manifest.ManifestLoading.load;
+import static dev.degradation.manifest.ManifestLoading.onlyProblem;
+import static dev.degradation.manifest.ManifestLoading.problem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The health check keys: set in {@code defaults}, inherited by every dependency, and overridden
+ * by a dependency key by key, with the same rules wherever they are written.
+ */
+class HealthCheckSettingsTests {
+
+	@Test
+	void windowAndMinSamplesDefaultTo30SecondsAnd3() {
+		DegradationManifest manifest = load("""
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""");
+		HealthCheck check = manifest.dependency("catalog").orElseThrow().healthCheck();
+		assertThat(check.window()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(check.minSamples()).isEqualTo(3);
+		assertThat(check).isEqualTo(HealthCheck.STANDARD);
+	}
+
+	@Test
+	void dependenciesInheritTheDefaultsAndOverrideThemKeyByKey() {
+		DegradationManifest manifest = load("""
+				defaults:
+				  health_check_interval_ms: 2000
+				  timeout_ms: 800
+				  window_seconds: 20
+				  min_samples: 4
+				  failure_threshold: 0.5
+				  recovery_threshold: 0.1
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				  search:
+				    health_url: http://search:8080/healthz
+				    health_check_interval_ms: 1000
+				    timeout_ms: 300
+				    window_seconds: 10
+				    min_samples: 5
+				    failure_threshold: 0.3
+				    recovery_threshold: 0.05
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog, search] }
+				""");
+		assertThat(manifest.dependency("catalog").orElseThrow().healthCheck()).isEqualTo(new HealthCheck(
+				Duration.ofMillis(2000), Duration.ofMillis(800), Duration.ofSeconds(20), 4, 0.5, 0.1));
+		assertThat(manifest.dependency("search").orElseThrow().healthCheck()).isEqualTo(new HealthCheck(
+				Duration.ofMillis(1000), Duration.ofMillis(300), Duration.ofSeconds(10), 5, 0.3, 0.05));
+		assertThat(manifest.defaults().healthCheck().window()).isEqualTo(Duration.ofSeconds(20));
+	}
+
+	@Test
+	void aDependencyThresholdThatCrossesTheInheritedOneIsReportedWhereItIsWritten() {
+		assertThat(onlyProblem("""
+				defaults:
+				  failure_threshold: 0.5
+				  recovery_threshold: 0.2
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    failure_threshold: 0.2
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(7, 24, "dependencies.catalog.failure_threshold",
+				"'recovery_threshold' (0.2, the default) must be lower than 'failure_threshold' (0.2) so that a "
+						+ "dependency cannot flap between failed and recovered on one probe"));
+	}
+
+	@Test
+	void minSamplesMustBeAtLeastOne() {
+		assertThat(onlyProblem("""
+				defaults:
+				  min_samples: 0
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop }
+				""")).isEqualTo(problem(2, 16, "defaults.min_samples",
+				"'min_samples' must be between 1 and 10000, but it is 0"));
+	}
+
+	@Test
+	void windowSecondsMustBePositive() {
+		assertThat(onlyProblem("""
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    window_seconds: 0
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(4, 21, "dependencies.catalog.window_seconds",
+				"'window_seconds' must be between 1 and 86400, but it is 0"));
+	}
+
+	@Test
+	void minSamplesThatTheWindowCanNeverHoldAreReported() {
+		assertThat(onlyProblem("""
+				defaults:
+				  health_check_interval_ms: 5000
+				  window_seconds: 10
+				  min_samples: 4
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop }
+				""")).isEqualTo(problem(4, 16, "defaults.min_samples",
+				"'min_samples' (4) can never be reached: a 10 s window holds at most 3 probes 5000 ms apart, so "
+						+ "the dependency would stay unknown; lower 'min_samples' or widen 'window_seconds'"));
+	}
+
+	@Test
+	void aDependencyWhoseIntervalMakesTheInheritedMinSamplesUnreachableIsReportedAtItsInterval() {
+		assertThat(onlyProblem("""
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    health_check_interval_ms: 20000
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(4, 31, "dependencies.catalog.health_check_interval_ms",
+				"'min_samples' (3) can never be reached: a 30 s window holds at most 2 probes 20000 ms apart, so "
+						+ "the dependency would stay unknown; lower 'min_samples' or widen 'window_seconds'"));
+	}
+
+	@Test
+	void aMistypedDependencyKeySuggestsTheHealthCheckKey() {
+		assertThat(onlyProblem("""
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    min_sample: 2
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""").message()).startsWith("unknown key 'min_sample'; did you mean 'min_samples'?");
+	}
+
+}
