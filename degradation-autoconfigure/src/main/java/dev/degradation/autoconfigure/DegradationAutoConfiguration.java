@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
@@ -28,6 +29,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
@@ -113,6 +115,19 @@ public final class DegradationAutoConfiguration {
 			registration.setOrder(properties.getFilter().getOrder());
 			registration.setDispatcherTypes(DispatcherType.REQUEST);
 			return registration;
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(RequestMappingHandlerMapping.class)
+		static class ManifestVerificationConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			ManifestVerification degradationManifestVerification(DegradationManifest manifest,
+					ObjectProvider<RequestMappingHandlerMapping> mappings, DegradationProperties properties) {
+				return new ManifestVerification(manifest, mappings, properties.getVerify());
+			}
+
 		}
 
 		private static @Nullable String actuatorBasePath(Environment environment) {

@@ -28,6 +28,12 @@ public class DegradationProperties {
 	 */
 	private String manifest = DEFAULT_MANIFEST;
 
+	/**
+	 * What to do at startup with a manifest route that no Spring MVC handler serves: 'warn' logs
+	 * it with its position, 'strict' refuses to start, 'off' skips the check.
+	 */
+	private Verify verify = Verify.WARN;
+
 	private final Filter filter = new Filter();
 
 	private final Probes probes = new Probes();
@@ -46,6 +52,14 @@ public class DegradationProperties {
 
 	public void setManifest(String manifest) {
 		this.manifest = manifest;
+	}
+
+	public Verify getVerify() {
+		return this.verify;
+	}
+
+	public void setVerify(Verify verify) {
+		this.verify = verify;
 	}
 
 	public Filter getFilter() {
@@ -95,6 +109,28 @@ public class DegradationProperties {
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
+
+	}
+
+	/**
+	 * What to do with a manifest route that no handler of the application serves.
+	 */
+	public enum Verify {
+
+		/**
+		 * Skip the check.
+		 */
+		OFF,
+
+		/**
+		 * Log each such route at WARN with its position in the manifest.
+		 */
+		WARN,
+
+		/**
+		 * Refuse to start, reporting each such route with its position in the manifest.
+		 */
+		STRICT
 
 	}
 

@@ -7,8 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the known name closest to a mistyped one, so that a typo is answered with "did you mean".
+ * Used for manifest keys and names, and for routes that match no handler of the application.
  */
-final class Suggestions {
+public final class Suggestions {
 
 	private Suggestions() {
 	}
@@ -19,7 +20,7 @@ final class Suggestions {
 	 * @param candidates the names that would have been accepted
 	 * @return the suggestion, or {@code null} when nothing is close
 	 */
-	static @Nullable String closest(String given, Collection<String> candidates) {
+	public static @Nullable String closest(String given, Collection<String> candidates) {
 		String best = null;
 		int bestDistance = Integer.MAX_VALUE;
 		String normalizedGiven = normalize(given);
@@ -40,7 +41,7 @@ final class Suggestions {
 	 * @param candidates the names that would have been accepted
 	 * @return the hint, ready to append to a message
 	 */
-	static String hint(String given, Collection<String> candidates) {
+	public static String hint(String given, Collection<String> candidates) {
 		String closest = closest(given, candidates);
 		return (closest != null) ? "; did you mean '" + closest + "'?" : "";
 	}

@@ -1,0 +1,105 @@
+package dev.degradation.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.InvalidManifestException;
+import dev.degradation.manifest.ManifestProblem;
+import dev.degradation.web.HandlerRoute;
+import dev.degradation.web.ManifestRouteCheck;
+import dev.degradation.web.ManifestRouteCheck.UnmatchedRoute;
+
+/**
+ * Checks the manifest against the application's Spring MVC request mappings once every bean is
+ * ready: a manifest route that no handler serves is warned about (or, with
+ * {@code degradation.verify=strict}, fails startup with its position in the manifest); the
+ * handlers the manifest does not cover are listed once at DEBUG as the core routes.
+ */
+public class ManifestVerification implements SmartInitializingSingleton {
+
+	private static final Log logger = LogFactory.getLog(ManifestVerification.class);
+
+	private final DegradationManifest manifest;
+
+	private final ObjectProvider<RequestMappingHandlerMapping> mappings;
+
+	private final DegradationProperties.Verify mode;
+
+	/**
+	 * Create a verification.
+	 * @param manifest the manifest to check
+	 * @param mappings the application's handler mappings
+	 * @param mode what to do with a route that no handler serves
+	 */
+	public ManifestVerification(DegradationManifest manifest, ObjectProvider<RequestMappingHandlerMapping> mappings,
+			DegradationProperties.Verify mode) {
+		this.manifest = manifest;
+		this.mappings = mappings;
+		this.mode = mode;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		if (this.mode == DegradationProperties.Verify.OFF) {
+			return;
+		}
+		List<HandlerRoute> handlers = handlers();
+		if (handlers.isEmpty()) {
+			return;
+		}
+		ManifestRouteCheck.Result result = ManifestRouteCheck.check(this.manifest, handlers);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Core routes (not in the degradation manifest, never shed): " + result.coreHandlers()
+				.stream()
+				.map(HandlerRoute::toString)
+				.collect(Collectors.joining(", ")));
+		}
+		if (result.unmatched().isEmpty()) {
+			return;
+		}
+		List<ManifestProblem> problems = new ArrayList<>();
+		for (UnmatchedRoute unmatched : result.unmatched()) {
+			problems.add(new ManifestProblem(this.manifest.source(), unmatched.route().position(), unmatched.yamlPath(),
+					unmatched.route() + " matches no handler of the application, so it would never be shed"
+							+ ((unmatched.suggestion() != null) ? "; did you mean " + unmatched.suggestion() + "?"
+									: "; fix the path or method, or remove the route")));
+		}
+		InvalidManifestException exception = new InvalidManifestException(this.manifest.source(), problems);
+		if (this.mode == DegradationProperties.Verify.STRICT) {
+			throw exception;
+		}
+		logger.warn(exception.getMessage() + "\n(set 'degradation.verify=strict' to refuse to start instead)");
+	}
+
+	private List<HandlerRoute> handlers() {
+		List<HandlerRoute> handlers = new ArrayList<>();
+		this.mappings.orderedStream().forEach((mapping) -> mapping.getHandlerMethods().forEach((info, method) -> {
+			Set<String> methods = methods(info);
+			for (String pattern : info.getPatternValues()) {
+				handlers.add(new HandlerRoute(methods, pattern, method.getShortLogMessage()));
+			}
+		}));
+		return handlers;
+	}
+
+	private static Set<String> methods(RequestMappingInfo info) {
+		return info.getMethodsCondition()
+			.getMethods()
+			.stream()
+			.map((method) -> method.name().toUpperCase(Locale.ROOT))
+			.collect(Collectors.toSet());
+	}
+
+}
