@@ -14,7 +14,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 import dev.degradation.autoconfigure.DependencyStateChangedEvent;
@@ -171,11 +170,6 @@ class DependencyControlIntegrationTests {
 		@Override
 		public void onApplicationEvent(DependencyStateChangedEvent event) {
 			this.changes.add(event);
-		}
-
-		@Bean
-		Events events() {
-			return this;
 		}
 
 	}
