@@ -47,7 +47,7 @@ class LiveExtrasTests {
 
 	@AfterEach
 	void makeEveryDependencyHealthy() {
-		this.dependencies.server().dependencies().forEach((dependency) -> dependency.mode(DependencyMode.HEALTHY));
+		this.dependencies.healAll();
 	}
 
 	@Test
@@ -85,7 +85,7 @@ class LiveExtrasTests {
 
 	@Test
 	void failingDependencyMakesItsLiveHandlerAnswerBadGateway() {
-		this.dependencies.dependency(EmbeddedDependency.RECOMMENDATIONS_API).mode(DependencyMode.FAILING);
+		this.dependencies.dependency(EmbeddedDependency.RECOMMENDATIONS_API).switchTo(DependencyMode.FAILING);
 		HttpResponse<String> response = this.shop.get("/api/recommendations");
 		assertThat(response.statusCode()).isEqualTo(502);
 		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
@@ -98,7 +98,7 @@ class LiveExtrasTests {
 		assertThat(this.manifest.dependencies()).hasSize(3);
 		for (Dependency dependency : this.manifest.dependencies()) {
 			assertThat(dependency.healthUrl().toString())
-				.isEqualTo(this.dependencies.baseUrl() + "/" + dependency.name() + "/healthz");
+				.isEqualTo(this.dependencies.dependency(dependency.name()).url() + "/healthz");
 			HttpResponse<String> health = this.shop.send(HttpRequest.newBuilder(dependency.healthUrl()).build());
 			assertThat(health.statusCode()).as(dependency.name()).isEqualTo(200);
 		}

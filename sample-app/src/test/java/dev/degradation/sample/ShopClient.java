@@ -14,8 +14,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Real HTTP calls to a running sample shop on 127.0.0.1, and the Actuator calls that switch its
- * simulated shed level.
+ * Real HTTP calls to a running sample shop on 127.0.0.1: its routes, the Actuator calls that
+ * switch its simulated shed level and read its state, and the demo calls that break its embedded
+ * dependencies.
  */
 final class ShopClient {
 
@@ -44,6 +45,12 @@ final class ShopClient {
 			.build());
 	}
 
+	HttpResponse<String> put(String path, String json) {
+		return send(request(path).header("Content-Type", "application/json")
+			.PUT(HttpRequest.BodyPublishers.ofString(json))
+			.build());
+	}
+
 	HttpResponse<String> send(HttpRequest request) {
 		try {
 			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -66,6 +73,17 @@ final class ShopClient {
 	void stopSimulation() {
 		HttpResponse<String> response = post("/actuator/degradation", "{\"enabled\": false}");
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+	}
+
+	void switchDependency(String name, String mode) {
+		HttpResponse<String> response = put("/demo/dependencies/" + name, "{\"mode\": \"" + mode + "\"}");
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+	}
+
+	JsonNode degradation() {
+		HttpResponse<String> response = get("/actuator/degradation");
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		return json(response);
 	}
 
 	static JsonNode json(String text) {

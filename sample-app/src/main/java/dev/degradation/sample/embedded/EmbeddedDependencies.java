@@ -1,85 +1,129 @@
 package dev.degradation.sample.embedded;
 
-import java.net.URI;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.PropertySource;
 
 /**
- * The embedded dependencies of this application context, as a bean: gives access to the
- * {@link DependencyServer} that {@link EmbeddedDependenciesEnvironmentPostProcessor} started
- * (to switch a dependency's {@link DependencyMode}, for instance) and stops it when the context
- * closes, so that every context, in tests too, stops the server it started.
+ * The shop's dependencies that run in-process, each an {@link EmbeddedDependency} with its own
+ * port. Started by {@link EmbeddedDependenciesEnvironmentPostProcessor} and registered as a bean,
+ * which stops them when the application context closes, so that every context, in tests too,
+ * stops what it started.
  */
 public final class EmbeddedDependencies implements DisposableBean {
 
-	private final DependencyServer server;
+	/** Every dependency of the shop, in the order of the manifest's tiers. */
+	public static final List<String> NAMES = List.of(EmbeddedDependency.ANALYTICS_COLLECTOR,
+			EmbeddedDependency.RECOMMENDATIONS_API, EmbeddedDependency.PERSONALIZATION_SERVICE);
+
+	private final Map<String, EmbeddedDependency> dependencies;
+
+	private EmbeddedDependencies(Map<String, EmbeddedDependency> dependencies) {
+		this.dependencies = dependencies;
+	}
 
 	/**
-	 * Create the bean for a server.
-	 * @param server the running server
+	 * Start the shop's three dependencies, all healthy.
+	 * @param slowDelay how long a dependency takes to answer in {@link DependencyMode#SLOW}
+	 * @return the running dependencies
 	 */
-	public EmbeddedDependencies(DependencyServer server) {
-		this.server = server;
+	public static EmbeddedDependencies start(Duration slowDelay) {
+		return start(NAMES, slowDelay);
+	}
+
+	/**
+	 * Start some of the shop's dependencies, all healthy, each on its own port. If one cannot
+	 * start, those already started are stopped.
+	 * @param names the names of the dependencies to start
+	 * @param slowDelay how long a dependency takes to answer in {@link DependencyMode#SLOW}
+	 * @return the running dependencies
+	 */
+	public static EmbeddedDependencies start(Collection<String> names, Duration slowDelay) {
+		Map<String, EmbeddedDependency> started = new LinkedHashMap<>();
+		try {
+			for (String name : names) {
+				started.put(name, EmbeddedDependency.start(name, slowDelay));
+			}
+		}
+		catch (RuntimeException ex) {
+			started.values().forEach(EmbeddedDependency::stop);
+			throw ex;
+		}
+		return new EmbeddedDependencies(started);
 	}
 
 	/**
 	 * Return the embedded dependencies started for an environment.
 	 * @param environment the environment
-	 * @return the bean for the server found in the environment
-	 * @throws IllegalStateException if no embedded dependency was started for it
+	 * @return the dependencies, or empty if none was started for it
 	 */
-	public static EmbeddedDependencies of(ConfigurableEnvironment environment) {
+	public static Optional<EmbeddedDependencies> of(ConfigurableEnvironment environment) {
 		PropertySource<?> source = environment.getPropertySources().get(EmbeddedDependenciesPropertySource.NAME);
-		if (!(source instanceof EmbeddedDependenciesPropertySource embedded)) {
-			throw new IllegalStateException("No embedded dependencies were started: "
-					+ EmbeddedDependenciesPropertySource.URL_PROPERTY + " was set, or the "
-					+ EmbeddedDependenciesEnvironmentPostProcessor.class.getSimpleName() + " did not run");
-		}
-		return new EmbeddedDependencies(embedded.getSource());
-	}
-
-	/**
-	 * Return whether embedded dependencies were started for an environment.
-	 * @param environment the environment
-	 * @return whether there is a server to expose
-	 */
-	static boolean startedFor(ConfigurableEnvironment environment) {
-		return environment.getPropertySources()
-			.get(EmbeddedDependenciesPropertySource.NAME) instanceof EmbeddedDependenciesPropertySource;
-	}
-
-	/**
-	 * Return the server.
-	 * @return the server
-	 */
-	public DependencyServer server() {
-		return this.server;
-	}
-
-	/**
-	 * Return the base URL of the dependencies.
-	 * @return the base URL
-	 */
-	public URI baseUrl() {
-		return this.server.baseUrl();
+		return (source instanceof EmbeddedDependenciesPropertySource embedded) ? Optional.of(embedded.getSource())
+				: Optional.empty();
 	}
 
 	/**
 	 * Return one dependency.
 	 * @param name the dependency name, such as {@code recommendations-api}
 	 * @return the dependency
-	 * @throws NoSuchElementException if there is no such dependency
+	 * @throws NoSuchElementException if no dependency of that name runs here
 	 */
 	public EmbeddedDependency dependency(String name) {
-		return this.server.dependency(name);
+		EmbeddedDependency dependency = this.dependencies.get(name);
+		if (dependency == null) {
+			throw new NoSuchElementException("No embedded dependency '" + name + "'; embedded: "
+					+ String.join(", ", this.dependencies.keySet()));
+		}
+		return dependency;
+	}
+
+	/**
+	 * Return every embedded dependency, in a stable order.
+	 * @return the dependencies
+	 */
+	public List<EmbeddedDependency> dependencies() {
+		return List.copyOf(this.dependencies.values());
+	}
+
+	/**
+	 * Switch every dependency back to {@link DependencyMode#HEALTHY}.
+	 */
+	public void healAll() {
+		this.dependencies.values().forEach((dependency) -> dependency.switchTo(DependencyMode.HEALTHY));
+	}
+
+	/**
+	 * Stop every dependency. Calling it again does nothing.
+	 */
+	public void stop() {
+		this.dependencies.values().forEach(EmbeddedDependency::stop);
+	}
+
+	/**
+	 * Return whether every dependency is stopped.
+	 * @return whether {@link #stop()} has been called
+	 */
+	public boolean isStopped() {
+		return this.dependencies.values().stream().allMatch(EmbeddedDependency::isStopped);
 	}
 
 	@Override
 	public void destroy() {
-		this.server.stop();
+		stop();
+	}
+
+	@Override
+	public String toString() {
+		return this.dependencies.values().toString();
 	}
 
 }

@@ -9,8 +9,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Registers {@link EmbeddedDependencies} when the embedded dependencies were started, and nothing
- * when the shop is pointed at real ones.
+ * Registers the {@link EmbeddedDependencies} started for this environment as a bean, so that they
+ * are stopped with the context; registers nothing when the shop uses real dependencies only.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(EmbeddedDependenciesConfiguration.EmbeddedDependenciesStarted.class)
@@ -18,7 +18,8 @@ public class EmbeddedDependenciesConfiguration {
 
 	@Bean
 	EmbeddedDependencies embeddedDependencies(ConfigurableEnvironment environment) {
-		return EmbeddedDependencies.of(environment);
+		return EmbeddedDependencies.of(environment)
+			.orElseThrow(() -> new IllegalStateException("No embedded dependency was started for this environment"));
 	}
 
 	static final class EmbeddedDependenciesStarted implements Condition {
@@ -26,7 +27,7 @@ public class EmbeddedDependenciesConfiguration {
 		@Override
 		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
 			return context.getEnvironment() instanceof ConfigurableEnvironment environment
-					&& EmbeddedDependencies.startedFor(environment);
+					&& EmbeddedDependencies.of(environment).isPresent();
 		}
 
 	}

@@ -5,35 +5,57 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.EnumerablePropertySource;
 
 /**
- * Exposes the base URL of a running {@link DependencyServer} as {@value #URL_PROPERTY}, and
- * carries the server itself from the environment post-processor to the application context.
+ * Exposes the URL of every running {@link EmbeddedDependency} as
+ * {@code sample.dependencies.<name>.url}, and carries the dependencies themselves from the
+ * environment post-processor to the application context.
  */
-public final class EmbeddedDependenciesPropertySource extends EnumerablePropertySource<DependencyServer> {
+public final class EmbeddedDependenciesPropertySource extends EnumerablePropertySource<EmbeddedDependencies> {
 
 	/** Name of this property source in the environment. */
 	public static final String NAME = "embeddedDependencies";
 
-	/** The property holding the base URL of the shop's dependencies. */
-	public static final String URL_PROPERTY = "sample.dependencies.url";
+	private static final String PREFIX = "sample.dependencies.";
 
-	private static final String[] PROPERTY_NAMES = { URL_PROPERTY };
+	private static final String SUFFIX = ".url";
 
 	/**
-	 * Create a property source for a running server.
-	 * @param server the server
+	 * Create a property source for running dependencies.
+	 * @param dependencies the dependencies
 	 */
-	public EmbeddedDependenciesPropertySource(DependencyServer server) {
-		super(NAME, server);
+	public EmbeddedDependenciesPropertySource(EmbeddedDependencies dependencies) {
+		super(NAME, dependencies);
+	}
+
+	/**
+	 * Return the property that holds the URL of a dependency, such as
+	 * {@code sample.dependencies.recommendations-api.url}.
+	 * @param name the dependency name
+	 * @return the property name
+	 */
+	public static String urlProperty(String name) {
+		return PREFIX + name + SUFFIX;
 	}
 
 	@Override
 	public String[] getPropertyNames() {
-		return PROPERTY_NAMES.clone();
+		return getSource().dependencies()
+			.stream()
+			.map((dependency) -> urlProperty(dependency.name()))
+			.toArray(String[]::new);
 	}
 
 	@Override
 	public @Nullable Object getProperty(String name) {
-		return URL_PROPERTY.equals(name) ? getSource().baseUrl().toString() : null;
+		if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX) || name.length() <= PREFIX.length() + SUFFIX.length()) {
+			return null;
+		}
+		String dependency = name.substring(PREFIX.length(), name.length() - SUFFIX.length());
+		return getSource().dependencies()
+			.stream()
+			.filter((candidate) -> candidate.name().equals(dependency))
+			.findFirst()
+			.map((candidate) -> candidate.url().toString())
+			.orElse(null);
 	}
 
 }

@@ -9,7 +9,7 @@ import org.springframework.web.client.RestClient;
 
 /**
  * The HTTP clients of the shop's dependencies: one {@link RestClient} with short timeouts, shared
- * by a {@link RemoteDependency} per dependency.
+ * by a {@link RemoteDependency} per dependency, each with its own base URL.
  */
 @Configuration(proxyBeanMethods = false)
 public class RemoteDependenciesConfiguration {
@@ -30,23 +30,29 @@ public class RemoteDependenciesConfiguration {
 			.connectTimeout(properties.timeout())
 			.build();
 		JdkClientHttpRequestFactory requestFactory = new JdkClientHttpRequestFactory(httpClient);
+		// The whole wait for an answer: a dependency that hangs or is slow holds a request thread
+		// of the shop at most this long.
 		requestFactory.setReadTimeout(properties.timeout());
-		return RestClient.builder().baseUrl(properties.url().toString()).requestFactory(requestFactory).build();
+		return RestClient.builder().requestFactory(requestFactory).build();
 	}
 
 	@Bean
-	AnalyticsCollector analyticsCollector(RestClient dependenciesRestClient) {
-		return new AnalyticsCollector(new RemoteDependency(ANALYTICS_COLLECTOR, dependenciesRestClient));
+	AnalyticsCollector analyticsCollector(RestClient dependenciesRestClient, RemoteDependenciesProperties properties) {
+		return new AnalyticsCollector(new RemoteDependency(ANALYTICS_COLLECTOR, properties.analyticsCollector().url(),
+				dependenciesRestClient));
 	}
 
 	@Bean
-	RecommendationsApi recommendationsApi(RestClient dependenciesRestClient) {
-		return new RecommendationsApi(new RemoteDependency(RECOMMENDATIONS_API, dependenciesRestClient));
+	RecommendationsApi recommendationsApi(RestClient dependenciesRestClient, RemoteDependenciesProperties properties) {
+		return new RecommendationsApi(new RemoteDependency(RECOMMENDATIONS_API, properties.recommendationsApi().url(),
+				dependenciesRestClient));
 	}
 
 	@Bean
-	PersonalizationService personalizationService(RestClient dependenciesRestClient) {
-		return new PersonalizationService(new RemoteDependency(PERSONALIZATION_SERVICE, dependenciesRestClient));
+	PersonalizationService personalizationService(RestClient dependenciesRestClient,
+			RemoteDependenciesProperties properties) {
+		return new PersonalizationService(new RemoteDependency(PERSONALIZATION_SERVICE,
+				properties.personalizationService().url(), dependenciesRestClient));
 	}
 
 }

@@ -1,22 +1,27 @@
 package dev.degradation.sample.extras;
 
+import java.net.URI;
 import java.util.Map;
 
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * One dependency of the shop, called over HTTP under {@code <base url>/<name>/}. Every failure of
- * a call becomes a {@link DependencyUnavailableException} that names the dependency.
+ * One dependency of the shop, called over HTTP below its own base URL. Every failure of a call
+ * becomes a {@link DependencyUnavailableException} that names the dependency.
  */
 public final class RemoteDependency {
 
 	private final String name;
 
+	private final URI url;
+
 	private final RestClient client;
 
-	RemoteDependency(String name, RestClient client) {
+	RemoteDependency(String name, URI url, RestClient client) {
 		this.name = name;
+		this.url = url;
 		this.client = client;
 	}
 
@@ -31,19 +36,18 @@ public final class RemoteDependency {
 	/**
 	 * GET a JSON resource of this dependency.
 	 * @param <T> the type of the answer
-	 * @param path the path below the dependency's own, such as {@code /recommendations}
+	 * @param path the path below the dependency's base URL, such as {@code /recommendations}
 	 * @param query the query parameters, encoded by this method
 	 * @param type the type of the answer
 	 * @return the answer
 	 * @throws DependencyUnavailableException if the call fails or the answer has no body
 	 */
 	public <T> T get(String path, Map<String, String> query, Class<T> type) {
+		UriComponentsBuilder uri = UriComponentsBuilder.fromUri(this.url).path(path);
+		// Values as URI variables, so that they are fully encoded ('&', '+' and '=' included).
+		query.keySet().forEach((name) -> uri.queryParam(name, "{" + name + "}"));
 		try {
-			T body = this.client.get().uri((builder) -> {
-				builder.path("/" + this.name + path);
-				query.forEach(builder::queryParam);
-				return builder.build();
-			}).retrieve().body(type);
+			T body = this.client.get().uri(uri.encode().buildAndExpand(query).toUri()).retrieve().body(type);
 			if (body == null) {
 				throw new RestClientException("empty answer to GET " + path);
 			}
@@ -56,13 +60,17 @@ public final class RemoteDependency {
 
 	/**
 	 * POST a JSON body to this dependency, ignoring its answer.
-	 * @param path the path below the dependency's own, such as {@code /events}
+	 * @param path the path below the dependency's base URL, such as {@code /events}
 	 * @param body the body, written as JSON
 	 * @throws DependencyUnavailableException if the call fails
 	 */
 	public void post(String path, Object body) {
 		try {
-			this.client.post().uri("/" + this.name + path).body(body).retrieve().toBodilessEntity();
+			this.client.post()
+				.uri(UriComponentsBuilder.fromUri(this.url).path(path).build().toUri())
+				.body(body)
+				.retrieve()
+				.toBodilessEntity();
 		}
 		catch (RestClientException ex) {
 			throw new DependencyUnavailableException(this.name, ex);

@@ -1,5 +1,7 @@
 package dev.degradation.sample.embedded;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -7,7 +9,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@link EmbeddedDependencies} bean: present only when a server was started, and the server
+ * The {@link EmbeddedDependencies} bean: present only when dependencies were started, and
  * stopped with the context.
  */
 class EmbeddedDependenciesConfigurationTests {
@@ -16,28 +18,27 @@ class EmbeddedDependenciesConfigurationTests {
 		.withUserConfiguration(EmbeddedDependenciesConfiguration.class);
 
 	@Test
-	void whenDependenciesWereStartedTheBeanExposesThemAndClosingTheContextStopsThem() {
-		DependencyServer server = DependencyServer.start();
+	void whenDependenciesWereStartedTheBeanIsThemAndClosingTheContextStopsThem() {
+		EmbeddedDependencies dependencies = EmbeddedDependencies.start(Duration.ofSeconds(1));
 		try {
 			this.contextRunner
 				.withInitializer((context) -> context.getEnvironment()
 					.getPropertySources()
-					.addLast(new EmbeddedDependenciesPropertySource(server)))
+					.addLast(new EmbeddedDependenciesPropertySource(dependencies)))
 				.run((context) -> {
-					assertThat(context).hasSingleBean(EmbeddedDependencies.class);
-					assertThat(context.getBean(EmbeddedDependencies.class).server()).isSameAs(server);
-					assertThat(server.isStopped()).isFalse();
+					assertThat(context).getBean(EmbeddedDependencies.class).isSameAs(dependencies);
+					assertThat(dependencies.isStopped()).isFalse();
 				});
-			assertThat(server.isStopped()).isTrue();
+			assertThat(dependencies.isStopped()).isTrue();
 		}
 		finally {
-			server.stop();
+			dependencies.stop();
 		}
 	}
 
 	@Test
 	void whenNoDependencyWasStartedThereIsNoBean() {
-		this.contextRunner.withPropertyValues("sample.dependencies.url=http://127.0.0.1:9")
+		this.contextRunner.withPropertyValues("sample.dependencies.recommendations-api.url=http://127.0.0.1:9")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(EmbeddedDependencies.class));
 	}
 

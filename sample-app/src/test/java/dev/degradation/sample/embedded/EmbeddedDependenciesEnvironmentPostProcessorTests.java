@@ -1,5 +1,6 @@
 package dev.degradation.sample.embedded;
 
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -26,44 +27,78 @@ class EmbeddedDependenciesEnvironmentPostProcessorTests {
 	private final SpringApplication application = new SpringApplication();
 
 	@AfterEach
-	void stopStartedServer() {
-		if (EmbeddedDependencies.startedFor(this.environment)) {
-			EmbeddedDependencies.of(this.environment).server().stop();
+	void stopStartedDependencies() {
+		EmbeddedDependencies.of(this.environment).ifPresent(EmbeddedDependencies::stop);
+	}
+
+	@Test
+	void startsEveryDependencyAndExposesEachUrl() {
+		this.postProcessor.postProcessEnvironment(this.environment, this.application);
+		EmbeddedDependencies dependencies = EmbeddedDependencies.of(this.environment).orElseThrow();
+		assertThat(dependencies.isStopped()).isFalse();
+		for (String name : EmbeddedDependencies.NAMES) {
+			String url = dependencies.dependency(name).url().toString();
+			assertThat(this.environment.getProperty("sample.dependencies." + name + ".url")).isEqualTo(url)
+				.startsWith("http://127.0.0.1:");
+			assertThat(this.environment.resolveRequiredPlaceholders("${sample.dependencies." + name + ".url}/healthz"))
+				.isEqualTo(url + "/healthz");
 		}
+		assertThat(this.environment.getProperty("sample.dependencies.unknown.url")).isNull();
 	}
 
 	@Test
-	void startsTheDependenciesAndExposesTheirUrl() {
-		this.postProcessor.postProcessEnvironment(this.environment, this.application);
-		DependencyServer server = EmbeddedDependencies.of(this.environment).server();
-		assertThat(server.isStopped()).isFalse();
-		assertThat(this.environment.getProperty("sample.dependencies.url")).isEqualTo(server.baseUrl().toString())
-			.startsWith("http://127.0.0.1:");
-		assertThat(this.environment.resolveRequiredPlaceholders("${sample.dependencies.url}/recommendations-api/healthz"))
-			.isEqualTo(server.baseUrl() + "/recommendations-api/healthz");
-	}
-
-	@Test
-	void startsNothingWhenTheUrlIsAlreadySet() {
+	void startsOnlyTheDependenciesWhoseUrlIsNotSet() {
 		this.environment.getPropertySources()
-			.addFirst(new MapPropertySource("test", Map.of("sample.dependencies.url", "http://127.0.0.1:9")));
+			.addFirst(new MapPropertySource("test",
+					Map.of("sample.dependencies.recommendations-api.url", "http://127.0.0.1:9")));
 		this.postProcessor.postProcessEnvironment(this.environment, this.application);
-		assertThat(EmbeddedDependencies.startedFor(this.environment)).isFalse();
-		assertThat(this.environment.getProperty("sample.dependencies.url")).isEqualTo("http://127.0.0.1:9");
+		EmbeddedDependencies dependencies = EmbeddedDependencies.of(this.environment).orElseThrow();
+		assertThat(dependencies.dependencies()).extracting(EmbeddedDependency::name)
+			.containsExactly("analytics-collector", "personalization-service");
+		assertThat(this.environment.getProperty("sample.dependencies.recommendations-api.url"))
+			.isEqualTo("http://127.0.0.1:9");
 	}
 
 	@Test
-	void startsOneServerWhenRunTwiceOnOneEnvironment() {
+	void startsNothingWhenEveryUrlIsSet() {
+		this.environment.getPropertySources()
+			.addFirst(new MapPropertySource("test",
+					Map.of("sample.dependencies.recommendations-api.url", "http://127.0.0.1:9",
+							"sample.dependencies.analytics-collector.url", "http://127.0.0.1:9",
+							"sample.dependencies.personalization-service.url", "http://127.0.0.1:9")));
 		this.postProcessor.postProcessEnvironment(this.environment, this.application);
-		DependencyServer first = EmbeddedDependencies.of(this.environment).server();
+		assertThat(EmbeddedDependencies.of(this.environment)).isEmpty();
+	}
+
+	@Test
+	void startsOnceWhenRunTwiceOnOneEnvironment() {
 		this.postProcessor.postProcessEnvironment(this.environment, this.application);
-		assertThat(EmbeddedDependencies.of(this.environment).server()).isSameAs(first);
+		EmbeddedDependencies first = EmbeddedDependencies.of(this.environment).orElseThrow();
+		this.postProcessor.postProcessEnvironment(this.environment, this.application);
+		assertThat(EmbeddedDependencies.of(this.environment)).containsSame(first);
+	}
+
+	@Test
+	void slowDelayIsThreeSecondsUnlessConfigured() {
+		this.postProcessor.postProcessEnvironment(this.environment, this.application);
+		assertThat(EmbeddedDependencies.of(this.environment).orElseThrow().dependencies())
+			.extracting(EmbeddedDependency::slowDelay)
+			.containsOnly(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void slowDelayCanBeConfigured() {
+		this.environment.getPropertySources()
+			.addFirst(new MapPropertySource("test", Map.of("sample.embedded.slow-delay", "750ms")));
+		this.postProcessor.postProcessEnvironment(this.environment, this.application);
+		assertThat(EmbeddedDependencies.of(this.environment).orElseThrow().dependencies())
+			.extracting(EmbeddedDependency::slowDelay)
+			.containsOnly(Duration.ofMillis(750));
 	}
 
 	@Test
 	void runsAfterTheConfigurationFilesAreLoaded() {
-		assertThat(this.postProcessor.getOrder())
-			.isGreaterThan(ConfigDataEnvironmentPostProcessor.ORDER);
+		assertThat(this.postProcessor.getOrder()).isGreaterThan(ConfigDataEnvironmentPostProcessor.ORDER);
 	}
 
 }

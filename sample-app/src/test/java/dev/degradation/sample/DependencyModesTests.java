@@ -1,0 +1,229 @@
+package dev.degradation.sample;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.degradation.sample.embedded.EmbeddedDependencies;
+
+import static dev.degradation.sample.ShopClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Each mode of an embedded dependency, switched through the demo API of the running shop and
+ * observed by a client of the dependency itself, and by the shop's own live route. The starter's
+ * probes are off here, so that no route is shed whatever the dependencies do: what the routes
+ * answer is the shop's own handling of a broken dependency.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "degradation.probes.enabled=false",
+				"sample.dependencies.timeout=" + DependencyModesTests.SHOP_TIMEOUT_MS + "ms",
+				"sample.embedded.slow-delay=" + DependencyModesTests.SLOW_DELAY_MS + "ms" })
+class DependencyModesTests {
+
+	static final long SHOP_TIMEOUT_MS = 500;
+
+	static final long SLOW_DELAY_MS = 1000;
+
+	private static final Duration CLIENT_TIMEOUT = Duration.ofMillis(300);
+
+	private static final Duration BOUND = Duration.ofSeconds(10);
+
+	private static final String RECOMMENDATIONS_API = "recommendations-api";
+
+	private final HttpClient client = HttpClient.newBuilder()
+		.version(HttpClient.Version.HTTP_1_1)
+		.connectTimeout(Duration.ofSeconds(5))
+		.build();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private EmbeddedDependencies dependencies;
+
+	private ShopClient shop;
+
+	@BeforeEach
+	void connect() {
+		this.shop = new ShopClient(this.port);
+	}
+
+	@AfterEach
+	void makeEveryDependencyHealthy() {
+		this.dependencies.healAll();
+	}
+
+	@Test
+	void demoListsEachEmbeddedDependencyWithItsModeAndPort() {
+		HttpResponse<String> response = this.shop.get("/demo/dependencies");
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode list = json(response);
+		assertThat(list.valueStream().map((dependency) -> dependency.get("name").asString()))
+			.containsExactly("analytics-collector", "recommendations-api", "personalization-service");
+		for (JsonNode dependency : list) {
+			int port = this.dependencies.dependency(dependency.get("name").asString()).port();
+			assertThat(dependency.get("mode").asString()).isEqualTo("healthy");
+			assertThat(dependency.get("port").asInt()).isEqualTo(port);
+			assertThat(dependency.get("url").asString()).isEqualTo("http://127.0.0.1:" + port);
+			assertThat(dependency.get("slowDelayMs").asLong()).isEqualTo(SLOW_DELAY_MS);
+		}
+	}
+
+	@Test
+	void failingDependencyAnswers500OnEveryEndpointWhileTheOthersStayHealthy() throws Exception {
+		this.shop.switchDependency(RECOMMENDATIONS_API, "failing");
+		assertThat(get(RECOMMENDATIONS_API, "/healthz").statusCode()).isEqualTo(500);
+		assertThat(get(RECOMMENDATIONS_API, "/recommendations").statusCode()).isEqualTo(500);
+		assertThat(get("personalization-service", "/healthz").statusCode()).isEqualTo(200);
+		assertThat(get("analytics-collector", "/healthz").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void refusingDependencyRefusesConnectionsOnItsPortWhileTheOthersStayHealthy() throws Exception {
+		this.shop.switchDependency(RECOMMENDATIONS_API, "refusing");
+		assertThat(dependency(RECOMMENDATIONS_API).get("mode").asString()).isEqualTo("refusing");
+		assertThatExceptionOfType(ConnectException.class).isThrownBy(() -> get(RECOMMENDATIONS_API, "/healthz"));
+		assertThat(get("personalization-service", "/healthz").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void refusingDependencyListensOnTheSamePortAgainWhenHealthy() throws Exception {
+		int port = dependency(RECOMMENDATIONS_API).get("port").asInt();
+		this.shop.switchDependency(RECOMMENDATIONS_API, "refusing");
+		assertThatExceptionOfType(ConnectException.class).isThrownBy(() -> get(RECOMMENDATIONS_API, "/healthz"));
+		this.shop.switchDependency(RECOMMENDATIONS_API, "healthy");
+		assertThat(dependency(RECOMMENDATIONS_API).get("port").asInt()).isEqualTo(port);
+		assertThat(get(RECOMMENDATIONS_API, "/healthz").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void hangingDependencyAcceptsTheConnectionButNeverAnswers() throws Exception {
+		this.shop.switchDependency(RECOMMENDATIONS_API, "hanging");
+		URI url = url(RECOMMENDATIONS_API);
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(url.getHost(), url.getPort()), 1000);
+			assertThat(socket.isConnected()).isTrue();
+		}
+		assertThatExceptionOfType(HttpTimeoutException.class)
+			.isThrownBy(() -> get(RECOMMENDATIONS_API, "/healthz", CLIENT_TIMEOUT));
+		assertThat(dependency(RECOMMENDATIONS_API).get("heldRequests").asInt()).isPositive();
+	}
+
+	@Test
+	void hangingDependencyAnswersItsHeldRequestsWhenSwitchedBackToHealthy() {
+		this.shop.switchDependency(RECOMMENDATIONS_API, "hanging");
+		CompletableFuture<HttpResponse<String>> held = this.client.sendAsync(
+				HttpRequest.newBuilder(URI.create(url(RECOMMENDATIONS_API) + "/healthz")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		await().atMost(BOUND).until(() -> dependency(RECOMMENDATIONS_API).get("heldRequests").asInt() == 1);
+		assertThat(held).isNotDone();
+		this.shop.switchDependency(RECOMMENDATIONS_API, "healthy");
+		assertThat(held).succeedsWithin(BOUND).extracting(HttpResponse::statusCode).isEqualTo(200);
+	}
+
+	@Test
+	void slowDependencyAnswersOnlyAfterTheDelay() throws Exception {
+		this.shop.switchDependency(RECOMMENDATIONS_API, "slow");
+		long start = System.nanoTime();
+		HttpResponse<String> response = this.client.send(
+				HttpRequest.newBuilder(URI.create(url(RECOMMENDATIONS_API) + "/healthz")).timeout(BOUND).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(SLOW_DELAY_MS));
+		assertThatExceptionOfType(HttpTimeoutException.class)
+			.isThrownBy(() -> get(RECOMMENDATIONS_API, "/healthz", CLIENT_TIMEOUT));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "failing", "refusing", "hanging", "slow" })
+	void liveRouteAnswersBadGatewayWithinTheShopsTimeoutWhileTheCoreAnswers(String mode) {
+		this.shop.switchDependency(RECOMMENDATIONS_API, mode);
+		long start = System.nanoTime();
+		HttpResponse<String> response = this.shop.get("/api/recommendations");
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(502);
+		assertThat(json(response).get("dependency").asString()).isEqualTo(RECOMMENDATIONS_API);
+		// The shop's call waits at most its timeout; one second on top covers a loaded machine.
+		assertThat(took).isLessThan(Duration.ofMillis(SHOP_TIMEOUT_MS + 1000));
+		assertThat(this.shop.get("/api/products").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void modeNamesAreCaseInsensitive() {
+		this.shop.switchDependency(RECOMMENDATIONS_API, "FAILING");
+		assertThat(dependency(RECOMMENDATIONS_API).get("mode").asString()).isEqualTo("failing");
+	}
+
+	@Test
+	void unknownDependencyIsNotFound() {
+		HttpResponse<String> response = this.shop.put("/demo/dependencies/nope", "{\"mode\": \"failing\"}");
+		assertThat(response.statusCode()).isEqualTo(404);
+		JsonNode problem = json(response);
+		assertThat(problem.get("detail").asString()).contains("nope");
+		assertThat(problem.get("dependencies").valueStream().map(JsonNode::asString)).contains(RECOMMENDATIONS_API);
+		assertThat(this.shop.get("/demo/dependencies/nope").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void unknownModeIsRejectedWithTheAllowedModesAndChangesNothing() {
+		HttpResponse<String> response = this.shop.put("/demo/dependencies/" + RECOMMENDATIONS_API,
+				"{\"mode\": \"flaky\"}");
+		assertThat(response.statusCode()).isEqualTo(400);
+		JsonNode problem = json(response);
+		assertThat(problem.get("detail").asString()).contains("'flaky'");
+		assertThat(problem.get("allowed").valueStream().map(JsonNode::asString)).containsExactly("healthy",
+				"failing", "refusing", "hanging", "slow");
+		assertThat(dependency(RECOMMENDATIONS_API).get("mode").asString()).isEqualTo("healthy");
+	}
+
+	@Test
+	void missingModeIsRejected() {
+		HttpResponse<String> response = this.shop.put("/demo/dependencies/" + RECOMMENDATIONS_API, "{}");
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(json(response).get("detail").asString()).contains("missing");
+	}
+
+	private JsonNode dependency(String name) {
+		HttpResponse<String> response = this.shop.get("/demo/dependencies/" + name);
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		return json(response);
+	}
+
+	private URI url(String name) {
+		return URI.create(dependency(name).get("url").asString());
+	}
+
+	private HttpResponse<String> get(String dependency, String path) throws IOException, InterruptedException {
+		return get(dependency, path, BOUND);
+	}
+
+	private HttpResponse<String> get(String dependency, String path, Duration timeout)
+			throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(url(dependency) + path)).timeout(timeout).build();
+		return this.client.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+}
