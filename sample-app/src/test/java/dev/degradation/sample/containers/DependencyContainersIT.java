@@ -44,6 +44,8 @@ import dev.degradation.autoconfigure.DependencyProbing;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.LevelChange;
+import dev.degradation.manifest.HealthCheck;
+import dev.degradation.monitor.DependencyStateChange;
 import dev.degradation.sample.SampleShopApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,26 +62,21 @@ import static org.awaitility.Awaitility.await;
  * use the host network and bind 127.0.0.1 only.
  */
 @SpringBootTest(classes = SampleShopApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "sample.health-check-interval-ms=200", "sample.timeout-ms=300", "sample.window-seconds=2",
+		properties = { "sample.health-check-interval-ms=200", "sample.timeout-ms=500", "sample.window-seconds=4",
 				"sample.min-samples=3", "sample.hysteresis-seconds=2" })
 @Import(DependencyContainersIT.LevelRecorder.class)
 class DependencyContainersIT {
 
-	private static final Duration INTERVAL = Duration.ofMillis(200);
-
-	private static final Duration TIMEOUT = Duration.ofMillis(300);
-
-	private static final Duration WINDOW = Duration.ofSeconds(2);
-
 	private static final Duration HYSTERESIS = Duration.ofSeconds(2);
-
-	private static final double FAILURE_THRESHOLD = 0.4;
 
 	/** Scheduling, container and HTTP noise on a busy two-core machine, on top of every bound. */
 	private static final Duration ALLOWANCE = Duration.ofSeconds(2);
 
-	/** The longest a core request may take while a dependency is faulted. */
-	private static final Duration CORE_LATENCY_BOUND = Duration.ofSeconds(1);
+	/**
+	 * The longest a core request may take while a dependency is faulted: the core routes never
+	 * call a dependency, so this only allows for a busy two-core machine.
+	 */
+	private static final Duration CORE_LATENCY_BOUND = Duration.ofSeconds(2);
 
 	private static final Map<String, StubContainer> dependencies = startDependencies("analytics-collector",
 			"recommendations-api", "personalization-service");
@@ -115,6 +112,7 @@ class DependencyContainersIT {
 		await().atMost(recoveryBound(2)).pollInterval(Duration.ofMillis(50)).until(() -> this.engine.state().level() == 0
 				&& this.engine.dependencies().stream().allMatch((status) -> status.state().name().equals("HEALTHY")));
 		this.levels.changes.clear();
+		this.levels.dependencyChanges.clear();
 	}
 
 	@Test
@@ -122,14 +120,18 @@ class DependencyContainersIT {
 		StubContainer analytics = dependencies.get("analytics-collector");
 		Instant faulted = Instant.now();
 		analytics.pause();
-		Duration bound = degradeBound();
-		await().atMost(bound).pollInterval(Duration.ofMillis(50)).until(() -> trackDegraded());
+		Duration bound = degradeBound("analytics-collector");
+		// Poll the level, not the route: while the tier is live, its route waits on the paused
+		// dependency for the shop's own client timeout.
+		await().atMost(bound).pollInterval(Duration.ofMillis(20)).until(() -> this.engine.state().level() == 1);
 		Duration toDegrade = Duration.between(faulted, Instant.now());
+		assertThat(trackDegraded()).isTrue();
 		assertTheOtherTierAndTheCoreAreLiveAndFast();
 
 		Instant fixed = Instant.now();
 		analytics.unpause();
-		await().atMost(recoveryBound(1)).pollInterval(Duration.ofMillis(50)).until(() -> !trackDegraded());
+		await().atMost(recoveryBound(1)).pollInterval(Duration.ofMillis(20)).until(() -> this.engine.state().level() == 0);
+		assertThat(trackDegraded()).isFalse();
 		System.out.printf("[paused] analytics-collector paused: best-effort shed after %d ms (bound %d ms); "
 				+ "unpaused: live again after %d ms%n", toDegrade.toMillis(), bound.toMillis(),
 				Duration.between(fixed, Instant.now()).toMillis());
@@ -140,15 +142,19 @@ class DependencyContainersIT {
 		StubContainer analytics = dependencies.get("analytics-collector");
 		Instant faulted = Instant.now();
 		analytics.stop();
-		Duration bound = degradeBound();
-		await().atMost(bound).pollInterval(Duration.ofMillis(50)).until(() -> trackDegraded());
+		Duration bound = degradeBound("analytics-collector");
+		await().atMost(bound).pollInterval(Duration.ofMillis(20)).until(() -> this.engine.state().level() == 1);
 		Duration toDegrade = Duration.between(faulted, Instant.now());
+		assertThat(trackDegraded()).isTrue();
 		assertThat(this.engine.dependency("analytics-collector").lastProbe().outcome()).isEqualTo("refused");
 		assertTheOtherTierAndTheCoreAreLiveAndFast();
 
 		Instant fixed = Instant.now();
 		analytics.start();
-		await().atMost(recoveryBound(1).plusSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> !trackDegraded());
+		// Starting the container includes the stub's JVM start.
+		await().atMost(recoveryBound(1).plusSeconds(5)).pollInterval(Duration.ofMillis(20))
+			.until(() -> this.engine.state().level() == 0);
+		assertThat(trackDegraded()).isFalse();
 		System.out.printf("[stopped] analytics-collector stopped: best-effort shed after %d ms (bound %d ms); "
 				+ "started again: live again after %d ms%n", toDegrade.toMillis(), bound.toMillis(),
 				Duration.between(fixed, Instant.now()).toMillis());
@@ -158,7 +164,7 @@ class DependencyContainersIT {
 	void afterARestartFullAnswersComeBackOneTierAtATimeAfterTheHysteresis() throws Exception {
 		StubContainer recommendations = dependencies.get("recommendations-api");
 		recommendations.stop();
-		await().atMost(degradeBound()).pollInterval(Duration.ofMillis(50)).until(() -> this.engine.state().level() == 2);
+		await().atMost(degradeBound("recommendations-api")).pollInterval(Duration.ofMillis(50)).until(() -> this.engine.state().level() == 2);
 		assertThat(get("/api/ab/assign").body()).contains("\"source\":\"degraded\"");
 		assertThat(get("/api/recommendations").body()).contains("\"source\":\"degraded\"");
 
@@ -179,42 +185,44 @@ class DependencyContainersIT {
 
 	@Test
 	void aFlappingDependencyChangesTheLevelABoundedNumberOfTimes() throws Exception {
-		StubContainer analytics = dependencies.get("analytics-collector");
-		Duration flapping = Duration.ofSeconds(10);
-		AtomicInteger toggles = new AtomicInteger();
+		StubContainer recommendations = dependencies.get("recommendations-api");
+		Duration flapping = Duration.ofSeconds(20);
+		// Paused long enough for the dependency to be judged failed (about 3 s with a 4 s window,
+		// probes 200 ms apart and a 500 ms timeout), then running long enough to recover.
+		long pausedMillis = 3500;
+		long runningMillis = 3000;
 		ScheduledExecutorService flapper = Executors.newSingleThreadScheduledExecutor();
+		AtomicInteger cycles = new AtomicInteger();
 		try {
-			// Paused for 400 ms, running for 400 ms, and so on: the fault pattern, not a wait.
 			flapper.scheduleAtFixedRate(() -> {
-				if (toggles.getAndIncrement() % 2 == 0) {
-					analytics.pause();
-				}
-				else {
-					analytics.unpause();
-				}
-			}, 0, 400, TimeUnit.MILLISECONDS);
+				recommendations.pause();
+				cycles.incrementAndGet();
+				flapper.schedule(recommendations::unpause, pausedMillis, TimeUnit.MILLISECONDS);
+			}, 0, pausedMillis + runningMillis, TimeUnit.MILLISECONDS);
 			flapper.schedule(() -> null, flapping.toMillis(), TimeUnit.MILLISECONDS).get(flapping.toSeconds() + 10,
 					TimeUnit.SECONDS);
 		}
 		finally {
 			flapper.shutdownNow();
 			flapper.awaitTermination(5, TimeUnit.SECONDS);
-			analytics.restore();
+			recommendations.restore();
 		}
-		int cycles = toggles.get() / 2;
-		int changes = this.levels.changes.size();
+		int dependencyChanges = this.levels.dependencyChanges.size();
+		int levelChanges = this.levels.changes.size();
 		// A rise can come at any time, but each step down waits the hysteresis since the last change.
 		long bound = 2 * (flapping.toMillis() / HYSTERESIS.toMillis()) + 2;
-		assertThat(changes).isLessThanOrEqualTo((int) bound);
-		System.out.printf("[flapping] %d pause/unpause cycles over %d s: %d level changes (bound %d)%n", cycles,
-				flapping.toSeconds(), changes, bound);
+		System.out.printf("[flapping] %d pause/unpause cycles over %d s: the dependency changed state %d times, "
+				+ "the level %d times (bound %d)%n", cycles.get(), flapping.toSeconds(), dependencyChanges,
+				levelChanges, bound);
+		assertThat(dependencyChanges).as("the dependency really flapped").isGreaterThanOrEqualTo(4);
+		assertThat(levelChanges).isPositive().isLessThanOrEqualTo((int) bound);
 	}
 
 	@Test
 	void coreRoutesStayFastUnderConcurrentLoadWhileADependencyIsPaused() throws Exception {
 		StubContainer recommendations = dependencies.get("recommendations-api");
 		recommendations.pause();
-		await().atMost(degradeBound()).pollInterval(Duration.ofMillis(50)).until(() -> this.engine.state().level() == 2);
+		await().atMost(degradeBound("recommendations-api")).pollInterval(Duration.ofMillis(50)).until(() -> this.engine.state().level() == 2);
 
 		int clients = 20;
 		Duration duration = Duration.ofSeconds(10);
@@ -298,18 +306,33 @@ class DependencyContainersIT {
 	 * {@code ceil(failure_threshold * that)} failed probes, at most {@code interval + timeout}
 	 * apart, plus one such period for the probe in flight when the fault began.
 	 */
-	private static Duration degradeBound() {
-		long capacity = WINDOW.toMillis() / INTERVAL.toMillis() + 1;
-		long failures = (long) Math.ceil(FAILURE_THRESHOLD * capacity);
-		return INTERVAL.plus(TIMEOUT).multipliedBy(failures + 1).plus(ALLOWANCE);
+	private Duration degradeBound(String dependency) {
+		HealthCheck check = healthCheck(dependency);
+		long capacity = check.window().toMillis() / check.interval().toMillis() + 1;
+		long failures = (long) Math.ceil(check.failureThreshold() * capacity);
+		return period(check).multipliedBy(failures + 1).plus(ALLOWANCE);
 	}
 
 	/**
 	 * The longest recovery once a dependency answers again: its failures age out of the window,
 	 * then each of {@code steps} tiers waits the hysteresis.
 	 */
-	private static Duration recoveryBound(int steps) {
-		return WINDOW.plus(INTERVAL.plus(TIMEOUT).multipliedBy(2)).plus(HYSTERESIS.multipliedBy(steps)).plus(ALLOWANCE);
+	private Duration recoveryBound(int steps) {
+		Duration slowest = this.engine.manifest()
+			.dependencies()
+			.stream()
+			.map((dependency) -> dependency.healthCheck().window().plus(period(dependency.healthCheck()).multipliedBy(2)))
+			.max(Duration::compareTo)
+			.orElseThrow();
+		return slowest.plus(HYSTERESIS.multipliedBy(steps)).plus(ALLOWANCE);
+	}
+
+	private HealthCheck healthCheck(String dependency) {
+		return this.engine.manifest().dependency(dependency).orElseThrow().healthCheck();
+	}
+
+	private static Duration period(HealthCheck check) {
+		return check.interval().plus(check.timeout());
 	}
 
 	private static double millis(List<Long> sortedNanos, double quantile) {
@@ -395,16 +418,23 @@ class DependencyContainersIT {
 	}
 
 	/**
-	 * Records every change of the active level with its time.
+	 * Records every change of the active level and of a dependency's state, with its time.
 	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class LevelRecorder implements DegradationListener {
 
 		final List<LevelChange> changes = new CopyOnWriteArrayList<>();
 
+		final List<DependencyStateChange> dependencyChanges = new CopyOnWriteArrayList<>();
+
 		@Override
 		public void levelChanged(LevelChange change) {
 			this.changes.add(change);
+		}
+
+		@Override
+		public void dependencyChanged(DependencyStateChange change) {
+			this.dependencyChanges.add(change);
 		}
 
 	}
