@@ -110,11 +110,20 @@ final class ManifestReader {
 
 	private final @Nullable String reservedBasePath;
 
+	private final boolean placeholdersRequired;
+
+	/**
+	 * Create a reader for one manifest.
+	 * @param placeholdersRequired whether a placeholder the resolver cannot resolve is a problem;
+	 * when not, the value that holds it is left unchecked, for validating a manifest away from the
+	 * environment that will resolve it
+	 */
 	ManifestReader(String source, Problems problems, UnaryOperator<String> placeholders,
-			@Nullable String reservedBasePath) {
+			@Nullable String reservedBasePath, boolean placeholdersRequired) {
 		this.source = source;
 		this.problems = problems;
 		this.placeholders = placeholders;
+		this.placeholdersRequired = placeholdersRequired;
 		this.reservedBasePath = (reservedBasePath != null && reservedBasePath.endsWith("/"))
 				? reservedBasePath.substring(0, reservedBasePath.length() - 1) : reservedBasePath;
 	}
@@ -141,9 +150,10 @@ final class ManifestReader {
 		}
 		checkKeys(defaults, DEFAULTS, DEFAULTS_KEYS);
 		HealthCheck healthCheck = readHealthCheck(defaults, DEFAULTS, standard.healthCheck());
-		long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
+		Long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
 				standard.hysteresis().toSeconds());
-		return new ManifestDefaults(healthCheck, Duration.ofSeconds(hysteresis));
+		return new ManifestDefaults(healthCheck,
+				(hysteresis != null) ? Duration.ofSeconds(hysteresis) : standard.hysteresis());
 	}
 
 	/**
@@ -151,11 +161,11 @@ final class ManifestReader {
 	 * value from {@code base} (the standard values, or the manifest's defaults).
 	 */
 	private HealthCheck readHealthCheck(YamlNode.Mapping mapping, String path, HealthCheck base) {
-		long interval = readLong(mapping, path, HEALTH_CHECK_INTERVAL_MS, 1, Integer.MAX_VALUE,
+		Long interval = readLong(mapping, path, HEALTH_CHECK_INTERVAL_MS, 1, Integer.MAX_VALUE,
 				base.interval().toMillis());
-		long timeout = readLong(mapping, path, TIMEOUT_MS, 1, Integer.MAX_VALUE, base.timeout().toMillis());
-		long window = readLong(mapping, path, WINDOW_SECONDS, 1, 86_400, base.window().toSeconds());
-		long minSamples = readLong(mapping, path, MIN_SAMPLES, 1, 10_000, base.minSamples());
+		Long timeout = readLong(mapping, path, TIMEOUT_MS, 1, Integer.MAX_VALUE, base.timeout().toMillis());
+		Long window = readLong(mapping, path, WINDOW_SECONDS, 1, 86_400, base.window().toSeconds());
+		Long minSamples = readLong(mapping, path, MIN_SAMPLES, 1, 10_000, base.minSamples());
 		Double failure = readFraction(mapping, path, FAILURE_THRESHOLD, false, base.failureThreshold());
 		Double recovery = readFraction(mapping, path, RECOVERY_THRESHOLD, true, base.recoveryThreshold());
 		if (failure != null && recovery != null && recovery >= failure) {
@@ -173,8 +183,10 @@ final class ManifestReader {
 			}
 		}
 		// Probes of one dependency start at least an interval apart, so a window holds at most this many.
-		long reachable = window * 1000 / interval + 1;
-		if (minSamples > reachable) {
+		// A value that is already reported (or left unchecked) takes no part: the problem would be
+		// about a number the author did not write.
+		long reachable = (window != null && interval != null) ? window * 1000 / interval + 1 : Long.MAX_VALUE;
+		if (minSamples != null && minSamples > reachable) {
 			YamlNode.Entry written = firstWritten(mapping, MIN_SAMPLES, WINDOW_SECONDS, HEALTH_CHECK_INTERVAL_MS);
 			if (written != null) {
 				this.problems.add(written.value().position(), path + "." + written.key(), "'" + MIN_SAMPLES + "' ("
@@ -183,8 +195,11 @@ final class ManifestReader {
 						+ MIN_SAMPLES + "' or widen '" + WINDOW_SECONDS + "'");
 			}
 		}
-		return new HealthCheck(Duration.ofMillis(interval), Duration.ofMillis(timeout), Duration.ofSeconds(window),
-				(int) minSamples, (failure != null) ? failure : base.failureThreshold(),
+		return new HealthCheck((interval != null) ? Duration.ofMillis(interval) : base.interval(),
+				(timeout != null) ? Duration.ofMillis(timeout) : base.timeout(),
+				(window != null) ? Duration.ofSeconds(window) : base.window(),
+				(minSamples != null) ? minSamples.intValue() : base.minSamples(),
+				(failure != null) ? failure : base.failureThreshold(),
 				(recovery != null) ? recovery : base.recoveryThreshold());
 	}
 
@@ -533,26 +548,71 @@ final class ManifestReader {
 		return text;
 	}
 
+	/**
+	 * Resolve the placeholders of a text value.
+	 * @return the resolved text, or {@code null} when it cannot be resolved, which is reported
+	 * unless placeholders are not required, in which case the value is left unchecked
+	 */
 	private @Nullable String resolve(YamlNode.Scalar scalar, String path) {
 		if (scalar.kind() != YamlNode.Kind.STRING || !scalar.text().contains("${")) {
 			return scalar.text();
+		}
+		String syntaxError = placeholderSyntaxError(scalar.text());
+		if (syntaxError != null) {
+			this.problems.add(scalar.position(), path, "'" + scalar.text() + "' " + syntaxError
+					+ "; write placeholders as ${name} or ${name:default}");
+			return null;
 		}
 		try {
 			return this.placeholders.apply(scalar.text());
 		}
 		catch (IllegalArgumentException ex) {
-			this.problems.add(scalar.position(), path,
-					"cannot resolve a placeholder in '" + scalar.text() + "': " + ex.getMessage());
+			if (this.placeholdersRequired) {
+				this.problems.add(scalar.position(), path,
+						"cannot resolve a placeholder in '" + scalar.text() + "': " + ex.getMessage());
+			}
 			return null;
 		}
 	}
 
-	private long readLong(YamlNode.Mapping mapping, String path, String key, long min, long max, long fallback) {
+	/**
+	 * Check the placeholders of a text as Spring reads them: every unescaped <code>${</code> is
+	 * closed and none is empty. Spring would take an unclosed one for plain text, so that a typo turned
+	 * into a literal '${' in a URL or a path and failed later with a less helpful message.
+	 * @return what is wrong, or {@code null} when the placeholders are well formed
+	 */
+	private static @Nullable String placeholderSyntaxError(String text) {
+		int depth = 0;
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '\\' && text.startsWith("${", i + 1)) {
+				i += 2;
+			}
+			else if (c == '$' && text.startsWith("{", i + 1)) {
+				if (text.startsWith("}", i + 2)) {
+					return "has a placeholder without a name";
+				}
+				depth++;
+				i++;
+			}
+			else if (c == '}' && depth > 0) {
+				depth--;
+			}
+		}
+		return (depth > 0) ? "has a '${' without its closing '}'" : null;
+	}
+
+	/**
+	 * Read an optional whole number.
+	 * @return the value, {@code fallback} when the key is absent, or {@code null} when the value
+	 * written is not usable (reported) or not known yet (an unresolved placeholder)
+	 */
+	private @Nullable Long readLong(YamlNode.Mapping mapping, String path, String key, long min, long max,
+			long fallback) {
 		if (!mapping.entries().containsKey(key)) {
 			return fallback;
 		}
-		Long value = readRequiredLong(mapping, path, key, min, max, "");
-		return (value != null) ? value : fallback;
+		return readRequiredLong(mapping, path, key, min, max, "");
 	}
 
 	private @Nullable Long readRequiredLong(YamlNode.Mapping mapping, String path, String key, long min, long max,

@@ -315,6 +315,34 @@ class ManifestLoaderTests {
 	}
 
 	@Test
+	void anUnclosedPlaceholderIsReportedAtItsValueInsteadOfBeingTakenForText() {
+		assertThat(onlyProblem(this.loader, """
+				dependencies:
+				  catalog:
+				    health_url: ${catalog.url/healthz
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(3, 17, "dependencies.catalog.health_url",
+				"'${catalog.url/healthz' has a '${' without its closing '}'; "
+						+ "write placeholders as ${name} or ${name:default}"));
+	}
+
+	@Test
+	void anEmptyPlaceholderIsReportedAtItsValue() {
+		assertThat(onlyProblem(this.loader, """
+				tiers:
+				  optional:
+				    priority: ${}
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(3, 15, "tiers.optional.priority",
+				"'${}' has a placeholder without a name; write placeholders as ${name} or ${name:default}"));
+	}
+
+	@Test
 	void aPlaceholderThatResolvesToTextInANumericKeyIsReportedAtItsValue() {
 		assertThat(onlyProblem(this.loader, """
 				dependencies:
