@@ -265,8 +265,8 @@ final class ManifestReader {
 			// The index is not given: for the authority it is where the authority starts, not the culprit.
 			reason = " (" + ex.getReason().toLowerCase(Locale.ROOT) + ")";
 		}
-		this.problems.add(entry.value().position(), path + "." + HEALTH_URL, "'" + text
-				+ "' is not an absolute http or https URL" + reason
+		this.problems.add(entry.value().position(), path + "." + HEALTH_URL, ProblemText.quote(text)
+				+ " is not an absolute http or https URL" + reason
 				+ "; write one such as http://recommendations:8080/healthz");
 		return null;
 	}
@@ -304,7 +304,7 @@ final class ManifestReader {
 				YamlNode.Entry previous = tiersByPriority.putIfAbsent(priority.intValue(), entry);
 				if (previous != null) {
 					this.problems.add(tier.entries().get(PRIORITY).value().position(), path + "." + PRIORITY,
-							"priority " + priority + " is already used by tier '" + previous.key() + "' (line "
+							"priority " + priority + " is already used by tier " + ProblemText.quote(previous.key()) + " (line "
 									+ previous.keyPosition().line()
 									+ "); give each tier its own priority so the shed order is unambiguous");
 				}
@@ -344,7 +344,7 @@ final class ManifestReader {
 					String same = previous.path().equals(route.path()) ? "is already declared"
 							: "matches the same requests as " + previous + ", declared";
 					this.problems.add(route.position(), path + "[" + i + "]", "route " + route + " " + same
-							+ " in tier '" + previous.tier() + "' (line " + previous.position().line()
+							+ " in tier " + ProblemText.quote(previous.tier()) + " (line " + previous.position().line()
 							+ "); a route may appear once");
 				}
 				routes.add(route);
@@ -384,7 +384,7 @@ final class ManifestReader {
 		}
 		Position position = entry.value().position();
 		if (!text.startsWith("/")) {
-			this.problems.add(position, keyPath, "'" + text + "' must start with '/'");
+			this.problems.add(position, keyPath, ProblemText.quote(text) + " must start with '/'");
 			return null;
 		}
 		PathPattern parsed;
@@ -392,14 +392,14 @@ final class ManifestReader {
 			parsed = PathPatternParser.defaultInstance.parse(text);
 		}
 		catch (PatternParseException ex) {
-			this.problems.add(position, keyPath, "'" + text + "' is not a valid path pattern: " + ex.getMessage()
+			this.problems.add(position, keyPath, ProblemText.quote(text) + " is not a valid path pattern: " + ex.getMessage()
 					+ " (at character " + (ex.getPosition() + 1) + ")");
 			return null;
 		}
 		String base = this.reservedBasePath;
 		if (base != null && !base.isEmpty() && !base.equals("/")
 				&& (text.equals(base) || text.startsWith(base + "/"))) {
-			this.problems.add(position, keyPath, "'" + text + "' is under the Actuator base path '" + base
+			this.problems.add(position, keyPath, ProblemText.quote(text) + " is under the Actuator base path '" + base
 					+ "'; the degradation controls must stay reachable, so no route may be shed there");
 			return null;
 		}
@@ -422,7 +422,7 @@ final class ManifestReader {
 			String hint = METHODS.contains(upper) ? "; write it in upper case: '" + upper + "'"
 					: Suggestions.hint(upper, METHODS);
 			this.problems.add(entry.value().position(), keyPath,
-					"'" + text + "' is not an HTTP method this starter can degrade; use one of " + sorted(METHODS)
+					ProblemText.quote(text) + " is not an HTTP method this starter can degrade; use one of " + sorted(METHODS)
 							+ hint);
 			return null;
 		}
@@ -443,7 +443,7 @@ final class ManifestReader {
 			return null;
 		}
 		if (!FALLBACKS.contains(kind)) {
-			this.problems.add(entry.value().position(), keyPath, "'" + kind + "' is not a fallback; use one of "
+			this.problems.add(entry.value().position(), keyPath, ProblemText.quote(kind) + " is not a fallback; use one of "
 					+ sorted(FALLBACKS) + Suggestions.hint(kind, FALLBACKS));
 			return null;
 		}
@@ -485,13 +485,13 @@ final class ManifestReader {
 				continue;
 			}
 			if (!dependencyNames.contains(name)) {
-				this.problems.add(item.position(), itemPath, "'" + name + "' is not a declared dependency; "
+				this.problems.add(item.position(), itemPath, ProblemText.quote(name) + " is not a declared dependency; "
 						+ (dependencyNames.isEmpty() ? "declare it under 'dependencies'"
 								: "declared: " + String.join(", ", dependencyNames)
 										+ Suggestions.hint(name, dependencyNames)));
 			}
 			else if (requires.contains(name)) {
-				this.problems.add(item.position(), itemPath, "'" + name + "' is listed twice");
+				this.problems.add(item.position(), itemPath, ProblemText.quote(name) + " is listed twice");
 			}
 			else {
 				requires.add(name);
@@ -504,7 +504,7 @@ final class ManifestReader {
 		for (YamlNode.Entry entry : mapping.entries().values()) {
 			if (!known.contains(entry.key())) {
 				this.problems.add(entry.keyPosition(), path.isEmpty() ? entry.key() : path + "." + entry.key(),
-						"unknown key '" + entry.key() + "'" + Suggestions.hint(entry.key(), known) + " (known keys: "
+						"unknown key " + ProblemText.quote(entry.key()) + Suggestions.hint(entry.key(), known) + " (known keys: "
 								+ sorted(known) + ")");
 			}
 		}
@@ -512,7 +512,7 @@ final class ManifestReader {
 
 	private void checkName(YamlNode.Entry entry, String path, String what) {
 		if (!NAME.matcher(entry.key()).matches()) {
-			this.problems.add(entry.keyPosition(), path, "'" + entry.key() + "' is not a valid " + what
+			this.problems.add(entry.keyPosition(), path, ProblemText.quote(entry.key()) + " is not a valid " + what
 					+ " name: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64");
 		}
 	}
@@ -559,7 +559,7 @@ final class ManifestReader {
 		}
 		String syntaxError = placeholderSyntaxError(scalar.text());
 		if (syntaxError != null) {
-			this.problems.add(scalar.position(), path, "'" + scalar.text() + "' " + syntaxError
+			this.problems.add(scalar.position(), path, ProblemText.quote(scalar.text()) + " " + syntaxError
 					+ "; write placeholders as ${name} or ${name:default}");
 			return null;
 		}
@@ -569,7 +569,8 @@ final class ManifestReader {
 		catch (IllegalArgumentException ex) {
 			if (this.placeholdersRequired) {
 				this.problems.add(scalar.position(), path,
-						"cannot resolve a placeholder in '" + scalar.text() + "': " + ex.getMessage());
+						"cannot resolve a placeholder in " + ProblemText.quote(scalar.text()) + ": "
+								+ ProblemText.line(String.valueOf(ex.getMessage()), ProblemText.MAX_QUOTED * 3));
 			}
 			return null;
 		}
@@ -627,21 +628,18 @@ final class ManifestReader {
 		if (number == null) {
 			return null;
 		}
-		BigInteger whole;
-		try {
-			whole = number.toBigIntegerExact();
-		}
-		catch (ArithmeticException ex) {
+		// Compared, never expanded: 1e999999999 is a dozen characters and a billion digits.
+		if (number.signum() != 0 && number.stripTrailingZeros().scale() > 0) {
 			this.problems.add(entry.value().position(), keyPath,
-					"'" + key + "' must be a whole number, but it is " + number.toPlainString());
+					"'" + key + "' must be a whole number, but it is " + ProblemText.number(number));
 			return null;
 		}
-		if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
+		if (number.compareTo(BigDecimal.valueOf(min)) < 0 || number.compareTo(BigDecimal.valueOf(max)) > 0) {
 			this.problems.add(entry.value().position(), keyPath, "'" + key + "' must be between " + min + " and "
-					+ max + ", but it is " + whole);
+					+ max + ", but it is " + ProblemText.number(number));
 			return null;
 		}
-		return whole.longValue();
+		return number.longValueExact();
 	}
 
 	private @Nullable Double readFraction(YamlNode.Mapping mapping, String path, String key, boolean zeroAllowed,
@@ -660,7 +658,7 @@ final class ManifestReader {
 		if (!aboveMin || !belowMax) {
 			String range = zeroAllowed ? "at least 0 and below 1" : "above 0 and at most 1";
 			this.problems.add(entry.value().position(), keyPath, "'" + key + "' is an error rate and must be "
-					+ range + ", but it is " + number.toPlainString());
+					+ range + ", but it is " + ProblemText.number(number));
 			return null;
 		}
 		return number.doubleValue();
@@ -680,8 +678,8 @@ final class ManifestReader {
 					return new BigDecimal(resolved.trim());
 				}
 				catch (NumberFormatException ex) {
-					this.problems.add(node.position(), path, "expected a number, but '" + scalar.text()
-							+ "' resolved to '" + resolved + "'");
+					this.problems.add(node.position(), path, "expected a number, but " + ProblemText.quote(scalar.text())
+							+ " resolved to " + ProblemText.quote(resolved));
 					return null;
 				}
 			}
