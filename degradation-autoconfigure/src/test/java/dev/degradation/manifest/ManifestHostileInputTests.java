@@ -43,18 +43,18 @@ class ManifestHostileInputTests {
 			"requires");
 
 	/**
-	 * Values that are wrong somewhere, or everywhere: other types, huge and tiny numbers (a
-	 * billion digits written in a dozen characters), YAML
-	 * syntax, placeholders, odd Unicode (a byte order mark, a lone surrogate, right-to-left text,
-	 * emoji, a NUL), and long text.
+	 * Values that are wrong somewhere, or everywhere: other types, huge and tiny numbers (a billion
+	 * digits written in a dozen characters), YAML syntax, placeholders, odd Unicode (a byte order
+	 * mark, a lone surrogate, right-to-left text, emoji, a NUL), and long text.
 	 */
 	private static final List<String> HOSTILE_VALUES = List.of("~", "''", "\"\"", "[]", "{}", "[[[[", "}}", "1e999",
-			"-1e999", "1e-999", "1e999999999", "-1.5e999999999", "1e-999999999", "9".repeat(5000), "-0", "0.0", "99999999999999999999999999", "2147483648", "-2147483649", "0x1F", "0o17",
-			".inf", "-.inf", ".nan", "1_000", "+1", "yes", "Null", "TRUE", "${", "${}", "${x", "${placeholder}",
-			"${unknown}", "${unknown:7}", "\"${a:${b:${c}}}\"", "&anchor", "*alias", "!!str", "!!java.lang.Runtime", "|",
-			">-", "? key", "- item", "'unterminated", "\"\\ud800\"", "\uFEFF", "\u202Eevil", "🚦🚦", "\u0000", "\t",
-			"'\u2028'", "ÿ", "x".repeat(10_000), "/api/{id}", "/api/**/x", "http://", "http://[::1", "GET", "drop",
-			"static", "/actuator/x");
+			"-1e999", "1e-999", "1e999999999", "-1.5e999999999", "1e-999999999", "9".repeat(5000), "-0", "0.0",
+			"99999999999999999999999999", "2147483648", "-2147483649", "0x1F", "0o17", ".inf", "-.inf", ".nan",
+			"1_000", "+1", "yes", "Null", "TRUE", "${", "${}", "${x", "${placeholder}", "${unknown}", "${unknown:7}",
+			"\"${a:${b:${c}}}\"", "&anchor", "*alias", "!!str", "!!java.lang.Runtime", "|", ">-", "? key", "- item",
+			"'unterminated", "\"\\ud800\"", "\uFEFF", "\u202Eevil", "🚦🚦", "\u0000", "\t", "'\u2028'", "ÿ",
+			"x".repeat(10_000), "/api/{id}", "/api/**/x", "http://", "http://[::1", "GET", "drop", "static",
+			"/actuator/x");
 
 	/** Fragments of YAML syntax that mutations insert anywhere. */
 	private static final List<String> HOSTILE_FRAGMENTS = List.of(":", ": ", "- ", "{", "}", "[", "]", ",", "&a ",
