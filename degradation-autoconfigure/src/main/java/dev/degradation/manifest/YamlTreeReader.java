@@ -45,17 +45,30 @@ final class YamlTreeReader {
 	 */
 	static final int MAX_NUMBER_LENGTH = 100;
 
-	private final ManifestLimits limits;
+	/** What snakeyaml-engine reads at a time unless told otherwise. */
+	private static final int DEFAULT_BUFFER_SIZE = 1024;
 
-	private final YAMLFactory factory;
+	private final ManifestLimits limits;
 
 	YamlTreeReader(ManifestLimits limits) {
 		this.limits = limits;
+	}
+
+	/**
+	 * Return a factory for a document of the given length. The parser reads the whole document in
+	 * one go: snakeyaml-engine (3.0.1) fails with an IndexOutOfBoundsException when a read ends
+	 * between the two halves of a character outside the Basic Multilingual Plane, such as an emoji
+	 * at character 1024, and a read of the whole document ends at its end, where no character is
+	 * cut in two. The document is at most {@link ManifestLimits#maxBytes()} long, so the buffer is
+	 * bounded too.
+	 */
+	private YAMLFactory factory(int length) {
 		LoadSettings loadSettings = LoadSettings.builder()
-			.setCodePointLimit(limits.maxBytes())
+			.setCodePointLimit(this.limits.maxBytes())
 			.setUseMarks(true)
+			.setBufferSize(Math.max(DEFAULT_BUFFER_SIZE, length + 1))
 			.build();
-		this.factory = YAMLFactory.builder()
+		return YAMLFactory.builder()
 			.loadSettings(loadSettings)
 			// Jackson would stop at the first duplicate key without naming the first one;
 			// readMapping reports every duplicate with both lines and carries on.
@@ -63,9 +76,9 @@ final class YamlTreeReader {
 			.streamReadConstraints(StreamReadConstraints.builder()
 				// One level more than the limit, so that readValue sees the first container past the
 				// limit and reports where it is; Jackson's own check stays as a backstop.
-				.maxNestingDepth(limits.maxDepth() + 1)
-				.maxDocumentLength(limits.maxBytes())
-				.maxStringLength(limits.maxBytes())
+				.maxNestingDepth(this.limits.maxDepth() + 1)
+				.maxDocumentLength(this.limits.maxBytes())
+				.maxStringLength(this.limits.maxBytes())
 				.maxNumberLength(MAX_NUMBER_LENGTH)
 				.build())
 			.build();
@@ -91,7 +104,7 @@ final class YamlTreeReader {
 		if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
 			text = text.substring(1);
 		}
-		try (JsonParser parser = this.factory.createParser(ObjectReadContext.empty(), text)) {
+		try (JsonParser parser = factory(text.length()).createParser(ObjectReadContext.empty(), text)) {
 			return new Document(parser, problems).read();
 		}
 		catch (Abandoned ex) {

@@ -56,10 +56,14 @@ class ManifestHostileInputTests {
 			"x".repeat(10_000), "/api/{id}", "/api/**/x", "http://", "http://[::1", "GET", "drop", "static",
 			"/actuator/x");
 
-	/** Fragments of YAML syntax that mutations insert anywhere. */
+	/**
+	 * Fragments of YAML syntax that mutations insert anywhere, and characters that are hard on a
+	 * reader: line ends other than a line feed, halves of surrogate pairs, whole pairs (which the YAML
+	 * parser failed on where its reads cut them in two), a NUL.
+	 */
 	private static final List<String> HOSTILE_FRAGMENTS = List.of(":", ": ", "- ", "{", "}", "[", "]", ",", "&a ",
 			"*a", "!!map ", "#", "'", "\"", "\n", "\n  ", "\t", "  ", "---\n", "...\n", "%YAML 1.2\n", "? ", "|\n",
-			"<<: *a\n", "\\", "\r", "\u0085", "\uFEFF", "\uD83D", "\uDE00", "\u0000", "${", "}");
+			"<<: *a\n", "\\", "\r", "\u0085", "\uFEFF", "\uD83D", "\uDE00", "🚦", "𝄞", "\u0000", "${", "}");
 
 	private static final PropertyPlaceholderHelper PLACEHOLDER_HELPER = new PropertyPlaceholderHelper("${", "}",
 			":", '\\', false);

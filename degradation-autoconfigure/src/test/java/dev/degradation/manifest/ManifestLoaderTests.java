@@ -375,6 +375,23 @@ class ManifestLoaderTests {
 	}
 
 	@Test
+	void aCharacterOutsideTheBasicPlaneLoadsWhereverItFallsInTheParsersReads() {
+		// The YAML parser read 1024 characters at a time and failed on an emoji cut in two by a
+		// read; the comment moves the emoji across the first boundaries.
+		for (int offset = 1000; offset <= 2100; offset++) {
+			String yaml = "# " + "x".repeat(offset - 2) + "🚦\n" + """
+					tiers:
+					  optional:
+					    priority: 1
+					    routes:
+					      - { path: /api/recommendations, method: GET, fallback: static, static_response: "🚦" }
+					""";
+			assertThat(load(yaml).routes()).as("emoji at %d", offset).singleElement()
+				.satisfies((route) -> assertThat(route.fallback()).isEqualTo(new Fallback.Static("\"🚦\"")));
+		}
+	}
+
+	@Test
 	void aManifestCanBeReadFromAStream() {
 		DegradationManifest manifest = ManifestLoading.LOADER.load(SOURCE,
 				new ByteArrayInputStream(SEED.getBytes(StandardCharsets.UTF_8)));
