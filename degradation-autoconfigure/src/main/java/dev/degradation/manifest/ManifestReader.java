@@ -304,8 +304,8 @@ final class ManifestReader {
 				YamlNode.Entry previous = tiersByPriority.putIfAbsent(priority.intValue(), entry);
 				if (previous != null) {
 					this.problems.add(tier.entries().get(PRIORITY).value().position(), path + "." + PRIORITY,
-							"priority " + priority + " is already used by tier " + ProblemText.quote(previous.key()) + " (line "
-									+ previous.keyPosition().line()
+							"priority " + priority + " is already used by tier " + ProblemText.quote(previous.key())
+									+ " (line " + previous.keyPosition().line()
 									+ "); give each tier its own priority so the shed order is unambiguous");
 				}
 			}
@@ -392,8 +392,8 @@ final class ManifestReader {
 			parsed = PathPatternParser.defaultInstance.parse(text);
 		}
 		catch (PatternParseException ex) {
-			this.problems.add(position, keyPath, ProblemText.quote(text) + " is not a valid path pattern: " + ex.getMessage()
-					+ " (at character " + (ex.getPosition() + 1) + ")");
+			this.problems.add(position, keyPath, ProblemText.quote(text) + " is not a valid path pattern: "
+					+ ex.getMessage() + " (at character " + (ex.getPosition() + 1) + ")");
 			return null;
 		}
 		String base = this.reservedBasePath;
@@ -422,8 +422,8 @@ final class ManifestReader {
 			String hint = METHODS.contains(upper) ? "; write it in upper case: '" + upper + "'"
 					: Suggestions.hint(upper, METHODS);
 			this.problems.add(entry.value().position(), keyPath,
-					ProblemText.quote(text) + " is not an HTTP method this starter can degrade; use one of " + sorted(METHODS)
-							+ hint);
+					ProblemText.quote(text) + " is not an HTTP method this starter can degrade; use one of "
+							+ sorted(METHODS) + hint);
 			return null;
 		}
 		return text;
@@ -443,8 +443,8 @@ final class ManifestReader {
 			return null;
 		}
 		if (!FALLBACKS.contains(kind)) {
-			this.problems.add(entry.value().position(), keyPath, ProblemText.quote(kind) + " is not a fallback; use one of "
-					+ sorted(FALLBACKS) + Suggestions.hint(kind, FALLBACKS));
+			this.problems.add(entry.value().position(), keyPath, ProblemText.quote(kind)
+					+ " is not a fallback; use one of " + sorted(FALLBACKS) + Suggestions.hint(kind, FALLBACKS));
 			return null;
 		}
 		if (kind.equals(Fallback.Drop.KIND)) {
@@ -504,8 +504,8 @@ final class ManifestReader {
 		for (YamlNode.Entry entry : mapping.entries().values()) {
 			if (!known.contains(entry.key())) {
 				this.problems.add(entry.keyPosition(), path.isEmpty() ? entry.key() : path + "." + entry.key(),
-						"unknown key " + ProblemText.quote(entry.key()) + Suggestions.hint(entry.key(), known) + " (known keys: "
-								+ sorted(known) + ")");
+						"unknown key " + ProblemText.quote(entry.key()) + Suggestions.hint(entry.key(), known)
+								+ " (known keys: " + sorted(known) + ")");
 			}
 		}
 	}
@@ -678,8 +678,8 @@ final class ManifestReader {
 					return new BigDecimal(resolved.trim());
 				}
 				catch (NumberFormatException ex) {
-					this.problems.add(node.position(), path, "expected a number, but " + ProblemText.quote(scalar.text())
-							+ " resolved to " + ProblemText.quote(resolved));
+					this.problems.add(node.position(), path, "expected a number, but "
+							+ ProblemText.quote(scalar.text()) + " resolved to " + ProblemText.quote(resolved));
 					return null;
 				}
 			}

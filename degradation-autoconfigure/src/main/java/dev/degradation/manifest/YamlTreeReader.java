@@ -278,7 +278,8 @@ final class YamlTreeReader {
 						+ " are not allowed in a manifest; write the plain value");
 			}
 			if (this.parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-				this.problems.add(position, path, "YAML aliases such as " + ProblemText.quote("*" + this.parser.getString())
+				this.problems.add(position, path, "YAML aliases such as "
+						+ ProblemText.quote("*" + this.parser.getString())
 						+ " are not allowed in a manifest; write the value out where it is needed");
 				this.incomplete = true;
 				return new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
@@ -310,8 +311,8 @@ final class YamlTreeReader {
 				YamlNode value = readValue(childPath, depth + 1);
 				YamlNode.Entry previous = entries.putIfAbsent(key, new YamlNode.Entry(key, keyPosition, value));
 				if (previous != null) {
-					this.problems.add(keyPosition, childPath, "duplicate key " + ProblemText.quote(key) + " (first at line "
-							+ previous.keyPosition().line() + "); each key may appear once");
+					this.problems.add(keyPosition, childPath, "duplicate key " + ProblemText.quote(key)
+							+ " (first at line " + previous.keyPosition().line() + "); each key may appear once");
 				}
 			}
 			if (token != JsonToken.END_OBJECT) {

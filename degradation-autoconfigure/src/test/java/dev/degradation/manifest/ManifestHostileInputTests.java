@@ -209,7 +209,8 @@ class ManifestHostileInputTests {
 				appendIf(keys, present, 2, "min_samples", String.valueOf(Math.max(1, reachable / 2)));
 				appendIf(keys, present, 3, "failure_threshold", String.valueOf(failure / 100.0));
 				appendIf(keys, present, 4, "recovery_threshold", String.valueOf((failure - 10) / 100.0));
-				appendIf(keys, present, 5, "timeout_ms", (timeout % 2 == 0) ? "${placeholder}" : String.valueOf(timeout));
+				String timeoutValue = (timeout % 2 == 0) ? "${placeholder}" : String.valueOf(timeout);
+				appendIf(keys, present, 5, "timeout_ms", timeoutValue);
 				if (defaults && hysteresis % 2 == 0) {
 					keys.append("    hysteresis_seconds: ").append(hysteresis).append('\n');
 				}
@@ -251,7 +252,7 @@ class ManifestHostileInputTests {
 		Arbitrary<String> scalars = Arbitraries.oneOf(Arbitraries.integers().map(String::valueOf),
 				Arbitraries.of("true", "false", "null", "\"degraded\"", "\"ünïcödé 🚦\"", "0.5", "\"\""));
 		return Arbitraries.recursive(() -> scalars,
-				(inner) -> Arbitraries.oneOf(inner.list().ofMaxSize(3).map((items) -> "[" + String.join(", ", items) + "]"),
+				(inner) -> Arbitraries.oneOf(inner.list().ofMaxSize(3).map(ManifestHostileInputTests::flowSequence),
 						Combinators.combine(names(), inner).as(Tuple::of)
 							.list()
 							.uniqueElements(Tuple.Tuple2::get1)
@@ -294,7 +295,7 @@ class ManifestHostileInputTests {
 		Arbitrary<String> keys = Arbitraries.oneOf(Arbitraries.of(KEYS), names(),
 				Arbitraries.strings().all().ofMinLength(1).ofMaxLength(6).map(ManifestHostileInputTests::quoted));
 		Arbitrary<String> tree = Arbitraries.recursive(() -> scalars,
-				(inner) -> Arbitraries.oneOf(inner.list().ofMaxSize(3).map((items) -> "[" + String.join(", ", items) + "]"),
+				(inner) -> Arbitraries.oneOf(inner.list().ofMaxSize(3).map(ManifestHostileInputTests::flowSequence),
 						Combinators.combine(keys, inner).as((key, value) -> key + ": " + value)
 							.list()
 							.ofMaxSize(3)
@@ -338,6 +339,10 @@ class ManifestHostileInputTests {
 				});
 				return yaml.append('\n').toString();
 			});
+	}
+
+	private static String flowSequence(List<String> items) {
+		return "[" + String.join(", ", items) + "]";
 	}
 
 	private static String quoted(String text) {

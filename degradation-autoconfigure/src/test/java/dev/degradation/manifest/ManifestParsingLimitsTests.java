@@ -350,7 +350,8 @@ class ManifestParsingLimitsTests {
 				    priority: 1
 				    routes:
 				      - { path: /api/a, method: "\\e[31mGET\\nmanifest.yaml:1:1: fine\\u202E", fallback: drop }
-				""").message()).startsWith("'\\u001B[31mGET\\u000Amanifest.yaml:1:1: fine\\u202E' is not an HTTP method");
+				""").message())
+			.startsWith("'\\u001B[31mGET\\u000Amanifest.yaml:1:1: fine\\u202E' is not an HTTP method");
 	}
 
 	@Test

@@ -64,8 +64,10 @@ class ManifestCliIntegrationTests {
 		Run run = run(examples.toArray(String[]::new));
 		assertThat(run.status()).as(run.toString()).isZero();
 		assertThat(run.out()).hasSameSizeAs(examples)
-			.allSatisfy((line) -> assertThat(line).matches(".*\\.yaml: valid \\(\\d+ dependencies, \\d+ tiers, \\d+ routes\\)"));
-		assertThat(run.out()).contains(EXAMPLES.resolve("online-store.yaml") + ": valid (3 dependencies, 2 tiers, 4 routes)");
+			.allSatisfy((line) -> assertThat(line)
+				.matches(".*\\.yaml: valid \\(\\d+ dependencies, \\d+ tiers, \\d+ routes\\)"));
+		assertThat(run.out())
+			.contains(EXAMPLES.resolve("online-store.yaml") + ": valid (3 dependencies, 2 tiers, 4 routes)");
 	}
 
 	@Test
@@ -90,7 +92,8 @@ class ManifestCliIntegrationTests {
 				broken + ":7:15: tiers.enhanced.routes[0].path: '/actuator/health' is under the Actuator base path "
 						+ "'/actuator'; the degradation controls must stay reachable, so no route may be shed there",
 				broken + ":8:17: tiers.enhanced.routes[0].method: 'get' is not an HTTP method this starter can "
-						+ "degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT; write it in upper case: 'GET'",
+						+ "degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT; "
+						+ "write it in upper case: 'GET'",
 				broken + ": invalid (3 problems)");
 		assertThat(run.err()).isEmpty();
 	}
@@ -148,12 +151,14 @@ class ManifestCliIntegrationTests {
 		assertThat(run.err()).containsExactly("degradation-manifest: unknown option '--strict'", "Try --help.");
 		Run missing = run(this.directory.resolve("missing.yaml").toString());
 		assertThat(missing.status()).isEqualTo(1);
-		assertThat(missing.err()).singleElement().asString().endsWith("missing.yaml: cannot read the file: no such file");
+		assertThat(missing.err()).singleElement()
+			.asString()
+			.endsWith("missing.yaml: cannot read the file: no such file");
 	}
 
 	private Run run(String... args) throws Exception {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-jar", JAR.toString()));
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		List<String> command = new ArrayList<>(List.of(java, "-jar", JAR.toString()));
 		command.addAll(List.of(args));
 		Path out = Files.createTempFile(this.directory, "out", ".txt");
 		Path err = Files.createTempFile(this.directory, "err", ".txt");

@@ -32,7 +32,8 @@ class ManifestSchemaFileTests {
 
 	@Test
 	void theSchemaShippedWithTheExamplesIsByteForByteTheOneInTheAutoConfigurationJar() throws IOException {
-		assertThat(resource(ManifestSchema.LOCATION)).isNotEmpty().isEqualTo(resource(ManifestValidator.SCHEMA_LOCATION));
+		assertThat(resource(ManifestSchema.LOCATION)).isNotEmpty()
+			.isEqualTo(resource(ManifestValidator.SCHEMA_LOCATION));
 	}
 
 	@Test
