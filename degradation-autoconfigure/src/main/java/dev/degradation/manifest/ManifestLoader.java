@@ -22,11 +22,14 @@ public final class ManifestLoader {
 
 	private final @Nullable String reservedBasePath;
 
+	private final boolean placeholdersRequired;
+
 	private ManifestLoader(ManifestLimits limits, UnaryOperator<String> placeholders,
-			@Nullable String reservedBasePath) {
+			@Nullable String reservedBasePath, boolean placeholdersRequired) {
 		this.limits = limits;
 		this.placeholders = placeholders;
 		this.reservedBasePath = reservedBasePath;
+		this.placeholdersRequired = placeholdersRequired;
 	}
 
 	/**
@@ -34,7 +37,7 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	public static ManifestLoader standard() {
-		return new ManifestLoader(ManifestLimits.DEFAULT, UnaryOperator.identity(), null);
+		return new ManifestLoader(ManifestLimits.DEFAULT, UnaryOperator.identity(), null, true);
 	}
 
 	/**
@@ -47,7 +50,7 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	public ManifestLoader withPlaceholderResolver(UnaryOperator<String> placeholders) {
-		return new ManifestLoader(this.limits, placeholders, this.reservedBasePath);
+		return new ManifestLoader(this.limits, placeholders, this.reservedBasePath, this.placeholdersRequired);
 	}
 
 	/**
@@ -57,7 +60,7 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	public ManifestLoader withReservedBasePath(@Nullable String basePath) {
-		return new ManifestLoader(this.limits, this.placeholders, basePath);
+		return new ManifestLoader(this.limits, this.placeholders, basePath, this.placeholdersRequired);
 	}
 
 	/**
@@ -66,7 +69,17 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	public ManifestLoader withLimits(ManifestLimits limits) {
-		return new ManifestLoader(limits, this.placeholders, this.reservedBasePath);
+		return new ManifestLoader(limits, this.placeholders, this.reservedBasePath, this.placeholdersRequired);
+	}
+
+	/**
+	 * Return a copy that leaves a value unchecked when the resolver cannot resolve a placeholder in
+	 * it, instead of reporting it. Only for validation away from the environment that will resolve
+	 * the placeholders: the manifest it reads lacks what such values would have given.
+	 * @return a new loader
+	 */
+	ManifestLoader withUnresolvedPlaceholdersUnchecked() {
+		return new ManifestLoader(this.limits, this.placeholders, this.reservedBasePath, false);
 	}
 
 	/**
@@ -95,16 +108,41 @@ public final class ManifestLoader {
 	 */
 	public DegradationManifest load(String source, byte[] content) {
 		Problems problems = new Problems(source);
-		YamlNode root = new YamlTreeReader(this.limits).read(content, problems);
-		DegradationManifest manifest = null;
-		if (root != null) {
-			manifest = new ManifestReader(source, problems, this.placeholders, this.reservedBasePath).read(root);
-		}
+		DegradationManifest manifest = read(source, content, problems).manifest();
 		problems.throwIfAny();
 		if (manifest == null) {
 			throw new IllegalStateException("No manifest and no problem for " + source);
 		}
 		return manifest;
+	}
+
+	/**
+	 * Read and validate a manifest, recording its problems instead of throwing them.
+	 * @param source a description of the file for error messages
+	 * @param content the content, UTF-8
+	 * @param problems where problems are added
+	 * @return what was read
+	 */
+	Reading read(String source, byte[] content, Problems problems) {
+		YamlNode root = new YamlTreeReader(this.limits).read(content, problems);
+		if (root == null) {
+			return new Reading(null, null);
+		}
+		DegradationManifest manifest = new ManifestReader(source, problems, this.placeholders,
+				this.reservedBasePath, this.placeholdersRequired)
+			.read(root);
+		return new Reading(root, manifest);
+	}
+
+	/**
+	 * What reading a manifest gave, problems aside.
+	 *
+	 * @param root the YAML tree, or {@code null} when the document could not be read into one
+	 * @param manifest the manifest, or {@code null} when the tree is not one; it is complete only
+	 * when no problem was recorded and every placeholder was resolved
+	 */
+	record Reading(@Nullable YamlNode root, @Nullable DegradationManifest manifest) {
+
 	}
 
 }

@@ -12,6 +12,15 @@ package dev.degradation.manifest;
  */
 public record ManifestProblem(String source, Position position, String path, String message) {
 
+	/**
+	 * Create a problem. The path and the message are kept printable and of bounded length: both
+	 * quote the manifest, which may be hostile, and both end up on one line of a terminal or a log.
+	 */
+	public ManifestProblem {
+		path = ProblemText.line(path, ProblemText.MAX_LINE);
+		message = ProblemText.line(message, ProblemText.MAX_LINE);
+	}
+
 	@Override
 	public String toString() {
 		String at = this.path.isEmpty() ? "" : " " + this.path + ":";

@@ -110,11 +110,20 @@ final class ManifestReader {
 
 	private final @Nullable String reservedBasePath;
 
+	private final boolean placeholdersRequired;
+
+	/**
+	 * Create a reader for one manifest.
+	 * @param placeholdersRequired whether a placeholder the resolver cannot resolve is a problem;
+	 * when not, the value that holds it is left unchecked, for validating a manifest away from the
+	 * environment that will resolve it
+	 */
 	ManifestReader(String source, Problems problems, UnaryOperator<String> placeholders,
-			@Nullable String reservedBasePath) {
+			@Nullable String reservedBasePath, boolean placeholdersRequired) {
 		this.source = source;
 		this.problems = problems;
 		this.placeholders = placeholders;
+		this.placeholdersRequired = placeholdersRequired;
 		this.reservedBasePath = (reservedBasePath != null && reservedBasePath.endsWith("/"))
 				? reservedBasePath.substring(0, reservedBasePath.length() - 1) : reservedBasePath;
 	}
@@ -141,9 +150,10 @@ final class ManifestReader {
 		}
 		checkKeys(defaults, DEFAULTS, DEFAULTS_KEYS);
 		HealthCheck healthCheck = readHealthCheck(defaults, DEFAULTS, standard.healthCheck());
-		long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
+		Long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
 				standard.hysteresis().toSeconds());
-		return new ManifestDefaults(healthCheck, Duration.ofSeconds(hysteresis));
+		return new ManifestDefaults(healthCheck,
+				(hysteresis != null) ? Duration.ofSeconds(hysteresis) : standard.hysteresis());
 	}
 
 	/**
@@ -151,11 +161,11 @@ final class ManifestReader {
 	 * value from {@code base} (the standard values, or the manifest's defaults).
 	 */
 	private HealthCheck readHealthCheck(YamlNode.Mapping mapping, String path, HealthCheck base) {
-		long interval = readLong(mapping, path, HEALTH_CHECK_INTERVAL_MS, 1, Integer.MAX_VALUE,
+		Long interval = readLong(mapping, path, HEALTH_CHECK_INTERVAL_MS, 1, Integer.MAX_VALUE,
 				base.interval().toMillis());
-		long timeout = readLong(mapping, path, TIMEOUT_MS, 1, Integer.MAX_VALUE, base.timeout().toMillis());
-		long window = readLong(mapping, path, WINDOW_SECONDS, 1, 86_400, base.window().toSeconds());
-		long minSamples = readLong(mapping, path, MIN_SAMPLES, 1, 10_000, base.minSamples());
+		Long timeout = readLong(mapping, path, TIMEOUT_MS, 1, Integer.MAX_VALUE, base.timeout().toMillis());
+		Long window = readLong(mapping, path, WINDOW_SECONDS, 1, 86_400, base.window().toSeconds());
+		Long minSamples = readLong(mapping, path, MIN_SAMPLES, 1, 10_000, base.minSamples());
 		Double failure = readFraction(mapping, path, FAILURE_THRESHOLD, false, base.failureThreshold());
 		Double recovery = readFraction(mapping, path, RECOVERY_THRESHOLD, true, base.recoveryThreshold());
 		if (failure != null && recovery != null && recovery >= failure) {
@@ -173,8 +183,10 @@ final class ManifestReader {
 			}
 		}
 		// Probes of one dependency start at least an interval apart, so a window holds at most this many.
-		long reachable = window * 1000 / interval + 1;
-		if (minSamples > reachable) {
+		// A value that is already reported (or left unchecked) takes no part: the problem would be
+		// about a number the author did not write.
+		long reachable = (window != null && interval != null) ? window * 1000 / interval + 1 : Long.MAX_VALUE;
+		if (minSamples != null && minSamples > reachable) {
 			YamlNode.Entry written = firstWritten(mapping, MIN_SAMPLES, WINDOW_SECONDS, HEALTH_CHECK_INTERVAL_MS);
 			if (written != null) {
 				this.problems.add(written.value().position(), path + "." + written.key(), "'" + MIN_SAMPLES + "' ("
@@ -183,8 +195,11 @@ final class ManifestReader {
 						+ MIN_SAMPLES + "' or widen '" + WINDOW_SECONDS + "'");
 			}
 		}
-		return new HealthCheck(Duration.ofMillis(interval), Duration.ofMillis(timeout), Duration.ofSeconds(window),
-				(int) minSamples, (failure != null) ? failure : base.failureThreshold(),
+		return new HealthCheck((interval != null) ? Duration.ofMillis(interval) : base.interval(),
+				(timeout != null) ? Duration.ofMillis(timeout) : base.timeout(),
+				(window != null) ? Duration.ofSeconds(window) : base.window(),
+				(minSamples != null) ? minSamples.intValue() : base.minSamples(),
+				(failure != null) ? failure : base.failureThreshold(),
 				(recovery != null) ? recovery : base.recoveryThreshold());
 	}
 
@@ -250,8 +265,8 @@ final class ManifestReader {
 			// The index is not given: for the authority it is where the authority starts, not the culprit.
 			reason = " (" + ex.getReason().toLowerCase(Locale.ROOT) + ")";
 		}
-		this.problems.add(entry.value().position(), path + "." + HEALTH_URL, "'" + text
-				+ "' is not an absolute http or https URL" + reason
+		this.problems.add(entry.value().position(), path + "." + HEALTH_URL, ProblemText.quote(text)
+				+ " is not an absolute http or https URL" + reason
 				+ "; write one such as http://recommendations:8080/healthz");
 		return null;
 	}
@@ -289,8 +304,8 @@ final class ManifestReader {
 				YamlNode.Entry previous = tiersByPriority.putIfAbsent(priority.intValue(), entry);
 				if (previous != null) {
 					this.problems.add(tier.entries().get(PRIORITY).value().position(), path + "." + PRIORITY,
-							"priority " + priority + " is already used by tier '" + previous.key() + "' (line "
-									+ previous.keyPosition().line()
+							"priority " + priority + " is already used by tier " + ProblemText.quote(previous.key())
+									+ " (line " + previous.keyPosition().line()
 									+ "); give each tier its own priority so the shed order is unambiguous");
 				}
 			}
@@ -329,7 +344,7 @@ final class ManifestReader {
 					String same = previous.path().equals(route.path()) ? "is already declared"
 							: "matches the same requests as " + previous + ", declared";
 					this.problems.add(route.position(), path + "[" + i + "]", "route " + route + " " + same
-							+ " in tier '" + previous.tier() + "' (line " + previous.position().line()
+							+ " in tier " + ProblemText.quote(previous.tier()) + " (line " + previous.position().line()
 							+ "); a route may appear once");
 				}
 				routes.add(route);
@@ -369,7 +384,7 @@ final class ManifestReader {
 		}
 		Position position = entry.value().position();
 		if (!text.startsWith("/")) {
-			this.problems.add(position, keyPath, "'" + text + "' must start with '/'");
+			this.problems.add(position, keyPath, ProblemText.quote(text) + " must start with '/'");
 			return null;
 		}
 		PathPattern parsed;
@@ -377,14 +392,14 @@ final class ManifestReader {
 			parsed = PathPatternParser.defaultInstance.parse(text);
 		}
 		catch (PatternParseException ex) {
-			this.problems.add(position, keyPath, "'" + text + "' is not a valid path pattern: " + ex.getMessage()
-					+ " (at character " + (ex.getPosition() + 1) + ")");
+			this.problems.add(position, keyPath, ProblemText.quote(text) + " is not a valid path pattern: "
+					+ ex.getMessage() + " (at character " + (ex.getPosition() + 1) + ")");
 			return null;
 		}
 		String base = this.reservedBasePath;
 		if (base != null && !base.isEmpty() && !base.equals("/")
 				&& (text.equals(base) || text.startsWith(base + "/"))) {
-			this.problems.add(position, keyPath, "'" + text + "' is under the Actuator base path '" + base
+			this.problems.add(position, keyPath, ProblemText.quote(text) + " is under the Actuator base path '" + base
 					+ "'; the degradation controls must stay reachable, so no route may be shed there");
 			return null;
 		}
@@ -407,8 +422,8 @@ final class ManifestReader {
 			String hint = METHODS.contains(upper) ? "; write it in upper case: '" + upper + "'"
 					: Suggestions.hint(upper, METHODS);
 			this.problems.add(entry.value().position(), keyPath,
-					"'" + text + "' is not an HTTP method this starter can degrade; use one of " + sorted(METHODS)
-							+ hint);
+					ProblemText.quote(text) + " is not an HTTP method this starter can degrade; use one of "
+							+ sorted(METHODS) + hint);
 			return null;
 		}
 		return text;
@@ -428,8 +443,8 @@ final class ManifestReader {
 			return null;
 		}
 		if (!FALLBACKS.contains(kind)) {
-			this.problems.add(entry.value().position(), keyPath, "'" + kind + "' is not a fallback; use one of "
-					+ sorted(FALLBACKS) + Suggestions.hint(kind, FALLBACKS));
+			this.problems.add(entry.value().position(), keyPath, ProblemText.quote(kind)
+					+ " is not a fallback; use one of " + sorted(FALLBACKS) + Suggestions.hint(kind, FALLBACKS));
 			return null;
 		}
 		if (kind.equals(Fallback.Drop.KIND)) {
@@ -470,13 +485,13 @@ final class ManifestReader {
 				continue;
 			}
 			if (!dependencyNames.contains(name)) {
-				this.problems.add(item.position(), itemPath, "'" + name + "' is not a declared dependency; "
+				this.problems.add(item.position(), itemPath, ProblemText.quote(name) + " is not a declared dependency; "
 						+ (dependencyNames.isEmpty() ? "declare it under 'dependencies'"
 								: "declared: " + String.join(", ", dependencyNames)
 										+ Suggestions.hint(name, dependencyNames)));
 			}
 			else if (requires.contains(name)) {
-				this.problems.add(item.position(), itemPath, "'" + name + "' is listed twice");
+				this.problems.add(item.position(), itemPath, ProblemText.quote(name) + " is listed twice");
 			}
 			else {
 				requires.add(name);
@@ -489,15 +504,15 @@ final class ManifestReader {
 		for (YamlNode.Entry entry : mapping.entries().values()) {
 			if (!known.contains(entry.key())) {
 				this.problems.add(entry.keyPosition(), path.isEmpty() ? entry.key() : path + "." + entry.key(),
-						"unknown key '" + entry.key() + "'" + Suggestions.hint(entry.key(), known) + " (known keys: "
-								+ sorted(known) + ")");
+						"unknown key " + ProblemText.quote(entry.key()) + Suggestions.hint(entry.key(), known)
+								+ " (known keys: " + sorted(known) + ")");
 			}
 		}
 	}
 
 	private void checkName(YamlNode.Entry entry, String path, String what) {
 		if (!NAME.matcher(entry.key()).matches()) {
-			this.problems.add(entry.keyPosition(), path, "'" + entry.key() + "' is not a valid " + what
+			this.problems.add(entry.keyPosition(), path, ProblemText.quote(entry.key()) + " is not a valid " + what
 					+ " name: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64");
 		}
 	}
@@ -533,26 +548,72 @@ final class ManifestReader {
 		return text;
 	}
 
+	/**
+	 * Resolve the placeholders of a text value.
+	 * @return the resolved text, or {@code null} when it cannot be resolved, which is reported
+	 * unless placeholders are not required, in which case the value is left unchecked
+	 */
 	private @Nullable String resolve(YamlNode.Scalar scalar, String path) {
 		if (scalar.kind() != YamlNode.Kind.STRING || !scalar.text().contains("${")) {
 			return scalar.text();
+		}
+		String syntaxError = placeholderSyntaxError(scalar.text());
+		if (syntaxError != null) {
+			this.problems.add(scalar.position(), path, ProblemText.quote(scalar.text()) + " " + syntaxError
+					+ "; write placeholders as ${name} or ${name:default}");
+			return null;
 		}
 		try {
 			return this.placeholders.apply(scalar.text());
 		}
 		catch (IllegalArgumentException ex) {
-			this.problems.add(scalar.position(), path,
-					"cannot resolve a placeholder in '" + scalar.text() + "': " + ex.getMessage());
+			if (this.placeholdersRequired) {
+				this.problems.add(scalar.position(), path,
+						"cannot resolve a placeholder in " + ProblemText.quote(scalar.text()) + ": "
+								+ ProblemText.line(String.valueOf(ex.getMessage()), ProblemText.MAX_QUOTED * 3));
+			}
 			return null;
 		}
 	}
 
-	private long readLong(YamlNode.Mapping mapping, String path, String key, long min, long max, long fallback) {
+	/**
+	 * Check the placeholders of a text as Spring reads them: every unescaped <code>${</code> is
+	 * closed and none is empty. Spring would take an unclosed one for plain text, so that a typo turned
+	 * into a literal '${' in a URL or a path and failed later with a less helpful message.
+	 * @return what is wrong, or {@code null} when the placeholders are well formed
+	 */
+	private static @Nullable String placeholderSyntaxError(String text) {
+		int depth = 0;
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '\\' && text.startsWith("${", i + 1)) {
+				i += 2;
+			}
+			else if (c == '$' && text.startsWith("{", i + 1)) {
+				if (text.startsWith("}", i + 2)) {
+					return "has a placeholder without a name";
+				}
+				depth++;
+				i++;
+			}
+			else if (c == '}' && depth > 0) {
+				depth--;
+			}
+		}
+		return (depth > 0) ? "has a '${' without its closing '}'" : null;
+	}
+
+	/**
+	 * Read an optional whole number.
+	 * @return the value, {@code fallback} when the key is absent, or {@code null} when the value
+	 * written is not usable (reported) or not known yet (an unresolved placeholder)
+	 */
+	private @Nullable Long readLong(YamlNode.Mapping mapping, String path, String key, long min, long max,
+			long fallback) {
 		if (!mapping.entries().containsKey(key)) {
 			return fallback;
 		}
-		Long value = readRequiredLong(mapping, path, key, min, max, "");
-		return (value != null) ? value : fallback;
+		return readRequiredLong(mapping, path, key, min, max, "");
 	}
 
 	private @Nullable Long readRequiredLong(YamlNode.Mapping mapping, String path, String key, long min, long max,
@@ -567,21 +628,18 @@ final class ManifestReader {
 		if (number == null) {
 			return null;
 		}
-		BigInteger whole;
-		try {
-			whole = number.toBigIntegerExact();
-		}
-		catch (ArithmeticException ex) {
+		// Compared, never expanded: 1e999999999 is a dozen characters and a billion digits.
+		if (number.signum() != 0 && number.stripTrailingZeros().scale() > 0) {
 			this.problems.add(entry.value().position(), keyPath,
-					"'" + key + "' must be a whole number, but it is " + number.toPlainString());
+					"'" + key + "' must be a whole number, but it is " + ProblemText.number(number));
 			return null;
 		}
-		if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
+		if (number.compareTo(BigDecimal.valueOf(min)) < 0 || number.compareTo(BigDecimal.valueOf(max)) > 0) {
 			this.problems.add(entry.value().position(), keyPath, "'" + key + "' must be between " + min + " and "
-					+ max + ", but it is " + whole);
+					+ max + ", but it is " + ProblemText.number(number));
 			return null;
 		}
-		return whole.longValue();
+		return number.longValueExact();
 	}
 
 	private @Nullable Double readFraction(YamlNode.Mapping mapping, String path, String key, boolean zeroAllowed,
@@ -600,7 +658,7 @@ final class ManifestReader {
 		if (!aboveMin || !belowMax) {
 			String range = zeroAllowed ? "at least 0 and below 1" : "above 0 and at most 1";
 			this.problems.add(entry.value().position(), keyPath, "'" + key + "' is an error rate and must be "
-					+ range + ", but it is " + number.toPlainString());
+					+ range + ", but it is " + ProblemText.number(number));
 			return null;
 		}
 		return number.doubleValue();
@@ -620,8 +678,8 @@ final class ManifestReader {
 					return new BigDecimal(resolved.trim());
 				}
 				catch (NumberFormatException ex) {
-					this.problems.add(node.position(), path, "expected a number, but '" + scalar.text()
-							+ "' resolved to '" + resolved + "'");
+					this.problems.add(node.position(), path, "expected a number, but "
+							+ ProblemText.quote(scalar.text()) + " resolved to " + ProblemText.quote(resolved));
 					return null;
 				}
 			}

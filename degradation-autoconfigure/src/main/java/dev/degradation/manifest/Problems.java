@@ -1,6 +1,7 @@
 package dev.degradation.manifest;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -35,16 +36,25 @@ final class Problems {
 	}
 
 	void throwIfAny() {
-		if (this.problems.isEmpty()) {
-			return;
+		if (!this.problems.isEmpty()) {
+			throw new InvalidManifestException(this.source, listed());
 		}
+	}
+
+	/**
+	 * Return the problems as they are reported: in the order they appear in the file, and, beyond
+	 * {@link #MAX_LISTED}, a last one that counts the rest.
+	 * @return the problems, empty when there are none
+	 */
+	List<ManifestProblem> listed() {
 		List<ManifestProblem> listed = new ArrayList<>(this.problems);
 		if (this.unlisted > 0) {
 			Position last = listed.stream().map(ManifestProblem::position).max(Position::compareTo).orElseThrow();
 			listed.add(new ManifestProblem(this.source, last, "", this.unlisted
 					+ " more problems are not listed; fix the ones above and load the manifest again"));
 		}
-		throw new InvalidManifestException(this.source, listed);
+		listed.sort(Comparator.comparing(ManifestProblem::position));
+		return List.copyOf(listed);
 	}
 
 }

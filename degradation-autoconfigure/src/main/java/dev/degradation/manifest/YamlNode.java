@@ -63,7 +63,7 @@ sealed interface YamlNode permits YamlNode.Mapping, YamlNode.Sequence, YamlNode.
 				case NULL -> "nothing";
 				case BOOLEAN -> "the boolean " + this.text;
 				case INTEGER, DECIMAL -> "the number " + this.text;
-				case STRING -> isNull() ? "nothing" : "the text '" + this.text + "'";
+				case STRING -> isNull() ? "nothing" : "the text " + ProblemText.quote(this.text);
 			};
 		}
 

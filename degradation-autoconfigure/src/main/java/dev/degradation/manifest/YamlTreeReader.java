@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.ReaderException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -37,17 +38,37 @@ import tools.jackson.dataformat.yaml.YAMLParser;
  */
 final class YamlTreeReader {
 
-	private final ManifestLimits limits;
+	/**
+	 * The longest number, in characters. Far above any value a manifest needs, and low enough that
+	 * reading one as a {@code BigDecimal}, which takes time that grows with the square of its
+	 * length, costs nothing.
+	 */
+	static final int MAX_NUMBER_LENGTH = 100;
 
-	private final YAMLFactory factory;
+	/** What snakeyaml-engine reads at a time unless told otherwise. */
+	private static final int DEFAULT_BUFFER_SIZE = 1024;
+
+	private final ManifestLimits limits;
 
 	YamlTreeReader(ManifestLimits limits) {
 		this.limits = limits;
+	}
+
+	/**
+	 * Return a factory for a document of the given length. The parser reads the whole document in
+	 * one go: snakeyaml-engine (3.0.1) fails with an IndexOutOfBoundsException when a read ends
+	 * between the two halves of a character outside the Basic Multilingual Plane, such as an emoji
+	 * at character 1024, and a read of the whole document ends at its end, where no character is
+	 * cut in two. The document is at most {@link ManifestLimits#maxBytes()} long, so the buffer is
+	 * bounded too.
+	 */
+	private YAMLFactory factory(int length) {
 		LoadSettings loadSettings = LoadSettings.builder()
-			.setCodePointLimit(limits.maxBytes())
+			.setCodePointLimit(this.limits.maxBytes())
 			.setUseMarks(true)
+			.setBufferSize(Math.max(DEFAULT_BUFFER_SIZE, length + 1))
 			.build();
-		this.factory = YAMLFactory.builder()
+		return YAMLFactory.builder()
 			.loadSettings(loadSettings)
 			// Jackson would stop at the first duplicate key without naming the first one;
 			// readMapping reports every duplicate with both lines and carries on.
@@ -55,10 +76,10 @@ final class YamlTreeReader {
 			.streamReadConstraints(StreamReadConstraints.builder()
 				// One level more than the limit, so that readValue sees the first container past the
 				// limit and reports where it is; Jackson's own check stays as a backstop.
-				.maxNestingDepth(limits.maxDepth() + 1)
-				.maxDocumentLength(limits.maxBytes())
-				.maxStringLength(limits.maxBytes())
-				.maxNumberLength(100)
+				.maxNestingDepth(this.limits.maxDepth() + 1)
+				.maxDocumentLength(this.limits.maxBytes())
+				.maxStringLength(this.limits.maxBytes())
+				.maxNumberLength(MAX_NUMBER_LENGTH)
 				.build())
 			.build();
 	}
@@ -83,7 +104,7 @@ final class YamlTreeReader {
 		if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
 			text = text.substring(1);
 		}
-		try (JsonParser parser = this.factory.createParser(ObjectReadContext.empty(), text)) {
+		try (JsonParser parser = factory(text.length()).createParser(ObjectReadContext.empty(), text)) {
 			return new Document(parser, problems).read();
 		}
 		catch (Abandoned ex) {
@@ -100,6 +121,15 @@ final class YamlTreeReader {
 	 * before something was closed, where that something was opened.
 	 */
 	private static void addSyntaxProblem(JacksonException ex, String text, Problems problems) {
+		if (ex.getCause() instanceof ReaderException reader) {
+			// A character YAML refuses anywhere (a NUL, most controls): the parser gives no line and
+			// column for it, only how many characters precede it.
+			int before = Math.min(Math.max(0, reader.getPosition()), text.codePointCount(0, text.length()));
+			problems.add(positionAfter(text.subSequence(0, text.offsetByCodePoints(0, before))), "",
+					String.format("the manifest is not valid YAML: the character U+%04X is not allowed in YAML; "
+							+ "remove it", reader.getCodePoint()));
+			return;
+		}
 		if (ex.getCause() instanceof MarkedYamlEngineException yaml && yaml.getProblemMark().isPresent()) {
 			Mark problemMark = yaml.getProblemMark().get();
 			Optional<Mark> contextMark = yaml.getContextMark();
@@ -216,8 +246,8 @@ final class YamlTreeReader {
 		private final Problems problems;
 
 		/**
-		 * Whether a value was left out of the tree (an alias), so that validating the tree would
-		 * report keys as missing that the author did write.
+		 * Whether a value was left out of the tree (an alias, a number past the limit), so that
+		 * validating the tree would report keys as missing that the author did write.
 		 */
 		private boolean incomplete;
 
@@ -244,12 +274,13 @@ final class YamlTreeReader {
 			Position position = position(this.parser.currentTokenLocation());
 			Object tag = this.parser.getTypeId();
 			if (tag != null) {
-				this.problems.add(position, path, "YAML tags such as '" + shortTag(tag.toString())
-						+ "' are not allowed in a manifest; write the plain value");
+				this.problems.add(position, path, "YAML tags such as " + ProblemText.quote(shortTag(tag.toString()))
+						+ " are not allowed in a manifest; write the plain value");
 			}
 			if (this.parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-				this.problems.add(position, path, "YAML aliases such as '*" + this.parser.getString()
-						+ "' are not allowed in a manifest; write the value out where it is needed");
+				this.problems.add(position, path, "YAML aliases such as "
+						+ ProblemText.quote("*" + this.parser.getString())
+						+ " are not allowed in a manifest; write the value out where it is needed");
 				this.incomplete = true;
 				return new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
 			}
@@ -266,7 +297,7 @@ final class YamlTreeReader {
 			if (token == JsonToken.START_ARRAY) {
 				return readSequence(path, depth, position);
 			}
-			return readScalar(token, position);
+			return readScalar(token, position, path);
 		}
 
 		private YamlNode readMapping(String path, int depth, Position position) {
@@ -280,8 +311,8 @@ final class YamlTreeReader {
 				YamlNode value = readValue(childPath, depth + 1);
 				YamlNode.Entry previous = entries.putIfAbsent(key, new YamlNode.Entry(key, keyPosition, value));
 				if (previous != null) {
-					this.problems.add(keyPosition, childPath, "duplicate key '" + key + "' (first at line "
-							+ previous.keyPosition().line() + "); each key may appear once");
+					this.problems.add(keyPosition, childPath, "duplicate key " + ProblemText.quote(key)
+							+ " (first at line " + previous.keyPosition().line() + "); each key may appear once");
 				}
 			}
 			if (token != JsonToken.END_OBJECT) {
@@ -302,8 +333,17 @@ final class YamlTreeReader {
 			return new YamlNode.Sequence(position, items);
 		}
 
-		private YamlNode.Scalar readScalar(JsonToken token, Position position) {
+		private YamlNode.Scalar readScalar(JsonToken token, Position position, String path) {
 			String text = this.parser.getString();
+			if ((token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT)
+					&& text.length() > MAX_NUMBER_LENGTH) {
+				// The YAML parser leaves this limit to its caller. Nothing else is said about a tree
+				// without the number: that it is missing would not be news.
+				this.problems.add(position, path, "a number of " + text.length() + " characters is longer than the "
+						+ "limit of " + MAX_NUMBER_LENGTH + "; write the value the key needs");
+				this.incomplete = true;
+				return new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
+			}
 			return switch (token) {
 				case VALUE_NULL -> new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
 				case VALUE_TRUE, VALUE_FALSE -> new YamlNode.Scalar(position, YamlNode.Kind.BOOLEAN, text);

@@ -151,6 +151,23 @@ class HealthCheckSettingsTests {
 	}
 
 	@Test
+	void aWindowThatIsReportedIsNotAlsoUsedToCallMinSamplesUnreachable() {
+		// Were the rejected window replaced by the standard 30 s, min_samples would be reported as
+		// unreachable in a window the author never wrote.
+		assertThat(onlyProblem("""
+				defaults:
+				  window_seconds: 0
+				  min_samples: 8
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop }
+				""")).isEqualTo(problem(2, 19, "defaults.window_seconds",
+				"'window_seconds' must be between 1 and 86400, but it is 0"));
+	}
+
+	@Test
 	void aMistypedDependencyKeySuggestsTheHealthCheckKey() {
 		assertThat(onlyProblem("""
 				dependencies:

@@ -315,6 +315,34 @@ class ManifestLoaderTests {
 	}
 
 	@Test
+	void anUnclosedPlaceholderIsReportedAtItsValueInsteadOfBeingTakenForText() {
+		assertThat(onlyProblem(this.loader, """
+				dependencies:
+				  catalog:
+				    health_url: ${catalog.url/healthz
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(3, 17, "dependencies.catalog.health_url",
+				"'${catalog.url/healthz' has a '${' without its closing '}'; "
+						+ "write placeholders as ${name} or ${name:default}"));
+	}
+
+	@Test
+	void anEmptyPlaceholderIsReportedAtItsValue() {
+		assertThat(onlyProblem(this.loader, """
+				tiers:
+				  optional:
+				    priority: ${}
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(3, 15, "tiers.optional.priority",
+				"'${}' has a placeholder without a name; write placeholders as ${name} or ${name:default}"));
+	}
+
+	@Test
 	void aPlaceholderThatResolvesToTextInANumericKeyIsReportedAtItsValue() {
 		assertThat(onlyProblem(this.loader, """
 				dependencies:
@@ -344,6 +372,23 @@ class ManifestLoaderTests {
 				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(4, 17, "dependencies.catalog.timeout_ms",
 				"'timeout_ms' must be between 1 and 2147483647, but it is 0"));
+	}
+
+	@Test
+	void aCharacterOutsideTheBasicPlaneLoadsWhereverItFallsInTheParsersReads() {
+		// The YAML parser read 1024 characters at a time and failed on an emoji cut in two by a
+		// read; the comment moves the emoji across the first boundaries.
+		for (int offset = 1000; offset <= 2100; offset++) {
+			String yaml = "# " + "x".repeat(offset - 2) + "🚦\n" + """
+					tiers:
+					  optional:
+					    priority: 1
+					    routes:
+					      - { path: /api/recommendations, method: GET, fallback: static, static_response: "🚦" }
+					""";
+			assertThat(load(yaml).routes()).as("emoji at %d", offset).singleElement()
+				.satisfies((route) -> assertThat(route.fallback()).isEqualTo(new Fallback.Static("\"🚦\"")));
+		}
 	}
 
 	@Test

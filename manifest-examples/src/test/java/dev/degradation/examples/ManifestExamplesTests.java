@@ -3,6 +3,8 @@ package dev.degradation.examples;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -45,6 +47,10 @@ class ManifestExamplesTests {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
+	private static final String MODELINE = "# yaml-language-server: $schema=";
+
+	private static final Path SOURCES = Path.of("src/main/resources/manifests");
+
 	static List<Resource> exampleFiles() {
 		try {
 			Resource[] resources = new PathMatchingResourcePatternResolver().getResources(EXAMPLES);
@@ -71,6 +77,19 @@ class ManifestExamplesTests {
 	void exampleLoadsWithoutAnyProblem(Resource example) {
 		DegradationManifest manifest = load(example);
 		assertThat(manifest.source()).isEqualTo(fileName(example));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("examples")
+	void exampleStartsWithTheModelineThatGivesEditorsTheSchema(Resource example) throws IOException {
+		String firstLine = example.getContentAsString(StandardCharsets.UTF_8).lines().findFirst().orElse("");
+		assertThat(firstLine).startsWith(MODELINE);
+		// The path is relative to the example's source file, where an editor opens it.
+		Path schema = SOURCES.resolve(firstLine.substring(MODELINE.length())).normalize();
+		try (InputStream shipped = getClass().getClassLoader().getResourceAsStream(ManifestSchema.LOCATION)) {
+			assertThat(shipped).isNotNull();
+			assertThat(schema).isRegularFile().hasBinaryContent(shipped.readAllBytes());
+		}
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -1,0 +1,190 @@
+package dev.degradation.manifest;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the shaded jar with {@code java -jar}, as a CI job would, on the example manifests, on a
+ * broken one, on the sample application's, whose health URLs are placeholders, and on the whole
+ * corpus of the schema agreement test, whose every line must be what the validator prints
+ * in-process: the jar is cut down to the classes the validator reaches, and this shows none it
+ * needs was cut.
+ */
+class ManifestCliIntegrationTests {
+
+	private static final Path JAR = Path.of(System.getProperty("cli.jar", "target/degradation-manifest-cli.jar"));
+
+	private static final Path EXAMPLES = Path.of("../manifest-examples/src/main/resources/manifests");
+
+	private static final Path CORPUS = Path.of("../manifest-examples/src/test/resources/corpus");
+
+	private static final Path SAMPLE_MANIFEST = Path.of("../sample-app/src/main/resources/degradation-manifest.yaml");
+
+	@TempDir
+	Path directory;
+
+	@Test
+	void theJarRunsOnItsOwnAndHoldsOnlyTheManifestPartOfTheStarter() throws IOException {
+		try (JarFile jar = new JarFile(JAR.toFile())) {
+			assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))
+				.isEqualTo(ManifestValidator.class.getName());
+			List<String> entries = Collections.list(jar.entries()).stream().map(ZipEntry::getName).toList();
+			assertThat(entries).contains("dev/degradation/manifest/ManifestValidator.class",
+					ManifestValidator.SCHEMA_LOCATION);
+			assertThat(entries).filteredOn((name) -> name.startsWith("dev/degradation/") && name.endsWith(".class"))
+				.isNotEmpty()
+				.allMatch((name) -> name.startsWith("dev/degradation/manifest/"));
+			assertThat(entries).noneMatch((name) -> name.startsWith("org/springframework/boot/"));
+		}
+	}
+
+	@Test
+	void everyExampleIsValid() throws Exception {
+		List<String> examples;
+		try (Stream<Path> files = Files.list(EXAMPLES)) {
+			examples = files.filter((file) -> file.toString().endsWith(".yaml")).map(Path::toString).sorted().toList();
+		}
+		Run run = run(examples.toArray(String[]::new));
+		assertThat(run.status()).as(run.toString()).isZero();
+		assertThat(run.out()).hasSameSizeAs(examples)
+			.allSatisfy((line) -> assertThat(line)
+				.matches(".*\\.yaml: valid \\(\\d+ dependencies, \\d+ tiers, \\d+ routes\\)"));
+		assertThat(run.out())
+			.contains(EXAMPLES.resolve("online-store.yaml") + ": valid (3 dependencies, 2 tiers, 4 routes)");
+	}
+
+	@Test
+	void aBrokenManifestGivesPositionedProblemsAndStatusTwo() throws Exception {
+		Path broken = Files.writeString(this.directory.resolve("broken.yaml"), """
+				defaults:
+				  failure_treshold: 0.5
+				tiers:
+				  enhanced:
+				    priority: 1
+				    routes:
+				      - path: /actuator/health
+				        method: get
+				        fallback: drop
+				""");
+		Run run = run(broken.toString());
+		assertThat(run.status()).as(run.toString()).isEqualTo(2);
+		assertThat(run.out()).containsExactly(
+				broken + ":2:3: defaults.failure_treshold: unknown key 'failure_treshold'; did you mean "
+						+ "'failure_threshold'? (known keys: failure_threshold, health_check_interval_ms, "
+						+ "hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, window_seconds)",
+				broken + ":7:15: tiers.enhanced.routes[0].path: '/actuator/health' is under the Actuator base path "
+						+ "'/actuator'; the degradation controls must stay reachable, so no route may be shed there",
+				broken + ":8:17: tiers.enhanced.routes[0].method: 'get' is not an HTTP method this starter can "
+						+ "degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT; "
+						+ "write it in upper case: 'GET'",
+				broken + ": invalid (3 problems)");
+		assertThat(run.err()).isEmpty();
+	}
+
+	@Test
+	void theJarPrintsForEveryManifestOfTheCorpusWhatTheValidatorPrintsInProcess() throws Exception {
+		List<String> files;
+		try (Stream<Path> valid = Files.list(CORPUS.resolve("valid"));
+				Stream<Path> invalid = Files.list(CORPUS.resolve("invalid"))) {
+			files = Stream.concat(valid, invalid).map(Path::toString).sorted().toList();
+		}
+		assertThat(files).hasSizeGreaterThan(100);
+		String[] args = files.toArray(String[]::new);
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		int status = ManifestValidator.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+				new PrintStream(err, true, StandardCharsets.UTF_8));
+		Run run = run(args);
+		assertThat(run.status()).isEqualTo(status).isEqualTo(ManifestValidator.INVALID);
+		assertThat(run.out()).isEqualTo(out.toString(StandardCharsets.UTF_8).lines().toList());
+		assertThat(run.err()).isEmpty();
+	}
+
+	@Test
+	void placeholdersOfTheSampleAreResolvedFromPropertiesOrLeftUnchecked() throws Exception {
+		String manifest = SAMPLE_MANIFEST.toString();
+		Run strict = run(manifest);
+		assertThat(strict.status()).as(strict.toString()).isEqualTo(2);
+		assertThat(strict.out()).first().asString().contains("Could not resolve placeholder 'sample.dependencies.url'");
+
+		Run withProperty = run("--property", "sample.dependencies.url=http://127.0.0.1:9000", manifest);
+		assertThat(withProperty.status()).as(withProperty.toString()).isZero();
+		assertThat(withProperty.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 4 routes)");
+
+		Run lenient = run("--lenient-placeholders", manifest);
+		assertThat(lenient.status()).as(lenient.toString()).isZero();
+		assertThat(lenient.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 4 routes; "
+				+ "3 values with unresolved placeholders left unchecked)");
+	}
+
+	@Test
+	void theSchemaPrintedIsTheOneInTheStarter() throws Exception {
+		Run run = run("--print-schema");
+		assertThat(run.status()).as(run.toString()).isZero();
+		try (InputStream schema = getClass().getClassLoader().getResourceAsStream(ManifestValidator.SCHEMA_LOCATION)) {
+			assertThat(schema).isNotNull();
+			assertThat(run.rawOut()).isEqualTo(new String(schema.readAllBytes(), StandardCharsets.UTF_8));
+		}
+	}
+
+	@Test
+	void aMistakeOnTheCommandLineIsStatusOneWithAHint() throws Exception {
+		Run run = run("--strict", "manifest.yaml");
+		assertThat(run.status()).isEqualTo(1);
+		assertThat(run.err()).containsExactly("degradation-manifest: unknown option '--strict'", "Try --help.");
+		Run missing = run(this.directory.resolve("missing.yaml").toString());
+		assertThat(missing.status()).isEqualTo(1);
+		assertThat(missing.err()).singleElement()
+			.asString()
+			.endsWith("missing.yaml: cannot read the file: no such file");
+	}
+
+	private Run run(String... args) throws Exception {
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		List<String> command = new ArrayList<>(List.of(java, "-jar", JAR.toString()));
+		command.addAll(List.of(args));
+		Path out = Files.createTempFile(this.directory, "out", ".txt");
+		Path err = Files.createTempFile(this.directory, "err", ".txt");
+		Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+		// A bound, not a pause: the validator answers in well under a second.
+		boolean exited = process.waitFor(60, TimeUnit.SECONDS);
+		if (!exited) {
+			process.destroyForcibly();
+		}
+		assertThat(exited).as("exited within 60 s: " + command).isTrue();
+		return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+	}
+
+	/**
+	 * What one run of the jar printed and returned.
+	 */
+	record Run(int status, String rawOut, String rawErr) {
+
+		List<String> out() {
+			return this.rawOut.lines().toList();
+		}
+
+		List<String> err() {
+			return this.rawErr.lines().toList();
+		}
+
+	}
+
+}
