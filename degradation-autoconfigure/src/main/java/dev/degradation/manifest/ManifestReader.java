@@ -182,17 +182,26 @@ final class ManifestReader {
 						+ ") so that a dependency cannot flap between failed and recovered on one probe");
 			}
 		}
-		// Probes of one dependency start at least an interval apart, so a window holds at most this many.
-		// A value that is already reported (or left unchecked) takes no part: the problem would be
-		// about a number the author did not write.
-		long reachable = (window != null && interval != null) ? window * 1000 / interval + 1 : Long.MAX_VALUE;
-		if (minSamples != null && minSamples > reachable) {
-			YamlNode.Entry written = firstWritten(mapping, MIN_SAMPLES, WINDOW_SECONDS, HEALTH_CHECK_INTERVAL_MS);
-			if (written != null) {
-				this.problems.add(written.value().position(), path + "." + written.key(), "'" + MIN_SAMPLES + "' ("
-						+ minSamples + ") can never be reached: a " + window + " s window holds at most " + reachable
-						+ " probes " + interval + " ms apart, so the dependency would stay unknown; lower '"
-						+ MIN_SAMPLES + "' or widen '" + WINDOW_SECONDS + "'");
+		// Probes of one dependency start an interval after the previous one ended, and a probe that
+		// gets no answer ends at its timeout: while a dependency hangs, its window holds only this
+		// many results. With fewer than min_samples a hanging dependency would never be judged
+		// failed. A value that is already reported (or left unchecked) takes no part: the problem
+		// would be about a number the author did not write.
+		if (window != null && interval != null && timeout != null && minSamples != null) {
+			long period = interval + timeout;
+			long whileHanging = (window * 1000 + period - 1) / period;
+			if (minSamples > whileHanging) {
+				YamlNode.Entry written = firstWritten(mapping, MIN_SAMPLES, WINDOW_SECONDS, TIMEOUT_MS,
+						HEALTH_CHECK_INTERVAL_MS);
+				if (written != null) {
+					this.problems.add(written.value().position(), path + "." + written.key(), "'" + MIN_SAMPLES
+							+ "' (" + minSamples + ") can never be reached while the dependency does not answer: a "
+							+ window + " s window then holds only " + whileHanging + ((whileHanging == 1) ? " probe"
+									: " probes")
+							+ ", each taking its " + timeout + " ms timeout and the " + interval
+							+ " ms interval, so a hanging dependency would never be judged failed; lower '"
+							+ MIN_SAMPLES + "', widen '" + WINDOW_SECONDS + "' or shorten '" + TIMEOUT_MS + "'");
+				}
 			}
 		}
 		return new HealthCheck((interval != null) ? Duration.ofMillis(interval) : base.interval(),

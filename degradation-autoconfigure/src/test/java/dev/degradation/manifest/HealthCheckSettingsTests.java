@@ -129,8 +129,10 @@ class HealthCheckSettingsTests {
 				    routes:
 				      - { path: /api/reviews, method: GET, fallback: drop }
 				""")).isEqualTo(problem(4, 16, "defaults.min_samples",
-				"'min_samples' (4) can never be reached: a 10 s window holds at most 3 probes 5000 ms apart, so "
-						+ "the dependency would stay unknown; lower 'min_samples' or widen 'window_seconds'"));
+				"'min_samples' (4) can never be reached while the dependency does not answer: a 10 s window then "
+						+ "holds only 2 probes, each taking its 2000 ms timeout and the 5000 ms interval, so a hanging "
+						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
+						+ "shorten 'timeout_ms'"));
 	}
 
 	@Test
@@ -146,8 +148,35 @@ class HealthCheckSettingsTests {
 				    routes:
 				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(4, 31, "dependencies.catalog.health_check_interval_ms",
-				"'min_samples' (3) can never be reached: a 30 s window holds at most 2 probes 20000 ms apart, so "
-						+ "the dependency would stay unknown; lower 'min_samples' or widen 'window_seconds'"));
+				"'min_samples' (3) can never be reached while the dependency does not answer: a 30 s window then "
+						+ "holds only 2 probes, each taking its 2000 ms timeout and the 20000 ms interval, so a hanging "
+						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
+						+ "shorten 'timeout_ms'"));
+	}
+
+	@Test
+	void aDependencyWhoseTimeoutLeavesTooFewProbesInTheWindowWhileItHangsIsReportedAtItsTimeout() {
+		// 200 ms apart, the window would hold 11 answered probes; but each probe of a hanging
+		// dependency takes its 1000 ms timeout, and a 2 s window then holds only 2 of them.
+		assertThat(onlyProblem("""
+				defaults:
+				  health_check_interval_ms: 200
+				  timeout_ms: 300
+				  window_seconds: 2
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    timeout_ms: 1000
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(8, 17, "dependencies.catalog.timeout_ms",
+				"'min_samples' (3) can never be reached while the dependency does not answer: a 2 s window then "
+						+ "holds only 2 probes, each taking its 1000 ms timeout and the 200 ms interval, so a hanging "
+						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
+						+ "shorten 'timeout_ms'"));
 	}
 
 	@Test

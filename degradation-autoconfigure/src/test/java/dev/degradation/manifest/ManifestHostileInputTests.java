@@ -193,7 +193,8 @@ class ManifestHostileInputTests {
 
 	/**
 	 * The health check keys, each present or not, in ranges that keep {@code min_samples}
-	 * reachable and the recovery threshold below the failure threshold, indented for a dependency.
+	 * reachable (even while every probe takes its timeout) and the recovery threshold below the
+	 * failure threshold, indented for a dependency.
 	 */
 	private static Arbitrary<String> healthCheck(boolean defaults) {
 		Arbitrary<Integer> interval = Arbitraries.integers().between(100, 10_000);
@@ -202,7 +203,10 @@ class ManifestHostileInputTests {
 		return Combinators.combine(interval, window, failurePercent, Arbitraries.integers().between(1, 60_000),
 				Arbitraries.integers().between(0, 3600), Arbitraries.integers().between(0, 63))
 			.as((intervalMs, windowSeconds, failure, timeout, hysteresis, present) -> {
-				long reachable = Math.min(10_000, (long) windowSeconds * 1000 / intervalMs + 1);
+				// '${placeholder}' resolves to 1500.
+				long timeoutMs = (timeout % 2 == 0) ? 1500 : timeout;
+				long period = intervalMs + timeoutMs;
+				long reachable = Math.min(10_000, ((long) windowSeconds * 1000 + period - 1) / period);
 				StringBuilder keys = new StringBuilder();
 				appendIf(keys, present, 0, "health_check_interval_ms", String.valueOf(intervalMs));
 				appendIf(keys, present, 1, "window_seconds", String.valueOf(windowSeconds));
@@ -219,10 +223,11 @@ class ManifestHostileInputTests {
 	}
 
 	private static void appendIf(StringBuilder keys, int present, int bit, String key, String value) {
-		// A key set alone could break a rule its partner's default makes: thresholds and the
-		// window's three keys come together or not at all.
+		// A key set alone could break a rule its partner's default makes: thresholds, and the
+		// window's keys with the timeout (which bounds how many probes the window holds), come
+		// together or not at all.
 		int group = switch (bit) {
-			case 0, 1, 2 -> 0b111;
+			case 0, 1, 2, 5 -> 0b100111;
 			case 3, 4 -> 0b11000;
 			default -> 1 << bit;
 		};

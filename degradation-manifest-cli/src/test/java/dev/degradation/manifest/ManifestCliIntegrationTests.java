@@ -122,9 +122,14 @@ class ManifestCliIntegrationTests {
 		String manifest = SAMPLE_MANIFEST.toString();
 		Run strict = run(manifest);
 		assertThat(strict.status()).as(strict.toString()).isEqualTo(2);
-		assertThat(strict.out()).first().asString().contains("Could not resolve placeholder 'sample.dependencies.url'");
+		assertThat(strict.out()).first()
+			.asString()
+			.contains("Could not resolve placeholder 'sample.dependencies.recommendations-api.url'");
 
-		Run withProperty = run("--property", "sample.dependencies.url=http://127.0.0.1:9000", manifest);
+		Run withProperty = run("--property", "sample.dependencies.recommendations-api.url=http://127.0.0.1:9001",
+				"--property", "sample.dependencies.analytics-collector.url=http://127.0.0.1:9002", "-D"
+						+ "sample.dependencies.personalization-service.url=http://127.0.0.1:9003",
+				manifest);
 		assertThat(withProperty.status()).as(withProperty.toString()).isZero();
 		assertThat(withProperty.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 4 routes)");
 

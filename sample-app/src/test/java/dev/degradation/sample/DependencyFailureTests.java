@@ -40,7 +40,7 @@ class DependencyFailureTests {
 
 	static final long TIMEOUT_MS = 500;
 
-	static final long WINDOW_SECONDS = 2;
+	static final long WINDOW_SECONDS = 4;
 
 	static final int MIN_SAMPLES = 3;
 
