@@ -117,6 +117,22 @@ public class DegradationEndpoint {
 		return describe(this.engine.state());
 	}
 
+	/**
+	 * The health URL without user information and query, which placeholders may have filled
+	 * with credentials; readers of the endpoint need not be trusted with them.
+	 */
+	private static URI withoutSecrets(URI url) {
+		if (url.getRawUserInfo() == null && url.getRawQuery() == null) {
+			return url;
+		}
+		try {
+			return new URI(url.getScheme(), null, url.getHost(), url.getPort(), url.getPath(), null, null);
+		}
+		catch (java.net.URISyntaxException ex) {
+			return URI.create(url.getScheme() + "://" + url.getHost());
+		}
+	}
+
 	private static void checkSection(String section) {
 		if (!DEPENDENCIES.equals(section)) {
 			throw new NoSuchElementException("Nothing at '" + section + "'; use '" + DEPENDENCIES + "/{name}'");
@@ -154,7 +170,7 @@ public class DegradationEndpoint {
 					status.forced(), Math.round(status.errorRate() * 1000) / 1000.0, status.samples(),
 					(last != null) ? new ProbeDescriptor(last.outcome(), last.healthy(), last.detail(),
 							last.latency().toMillis(), last.at()) : null,
-					dependency.healthUrl(), dependency.healthCheck().timeout().toMillis(),
+					withoutSecrets(dependency.healthUrl()), dependency.healthCheck().timeout().toMillis(),
 					dependency.healthCheck().interval().toMillis()));
 		}
 		return new DegradationDescriptor(state.level(), state.computedLevel(), state.simulation(), state.shedTiers(),

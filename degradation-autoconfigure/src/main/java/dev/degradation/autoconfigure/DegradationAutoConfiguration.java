@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.List;
 
 import jakarta.servlet.DispatcherType;
 import org.apache.commons.logging.LogFactory;
@@ -21,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -53,6 +55,10 @@ public final class DegradationAutoConfiguration {
 
 	static final String ACTUATOR_ENDPOINT_CLASS = "org.springframework.boot.actuate.endpoint.annotation.Endpoint";
 
+	static final String DISPATCHER_SERVLET_CLASS = "org.springframework.web.servlet.DispatcherServlet";
+
+	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
+
 	@Configuration(proxyBeanMethods = false)
 	@Conditional(ManifestAvailableCondition.class)
 	static class ActiveConfiguration {
@@ -79,11 +85,24 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		DegradationEngine degradationEngine(DegradationManifest manifest,
+		DegradationEngine degradationEngine(DegradationManifest manifest) {
+			return new DegradationEngine(manifest, Clock.systemUTC());
+		}
+
+		/**
+		 * Listeners are attached once every bean exists, so that a listener may itself depend
+		 * on the engine.
+		 */
+		@Bean
+		static SmartInitializingSingleton degradationListenerRegistration(ObjectProvider<DegradationEngine> engine,
 				ObjectProvider<DegradationListener> listeners) {
-			DegradationEngine engine = new DegradationEngine(manifest, Clock.systemUTC());
-			listeners.orderedStream().forEach(engine::addListener);
-			return engine;
+			return () -> listeners.orderedStream().forEach(engine.getObject()::addListener);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ShedLevelEvaluation degradationShedLevelEvaluation(DegradationEngine engine) {
+			return new ShedLevelEvaluation(engine);
 		}
 
 		@Bean
@@ -108,13 +127,49 @@ public final class DegradationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationFilter")
 		FilterRegistrationBean<DegradationFilter> degradationFilter(DegradationEngine engine, RouteTable routes,
-				DegradationProperties properties, Environment environment) {
+				DegradationProperties properties, Environment environment,
+				ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader) {
+			ClassLoader classLoader = resourceLoader.getClassLoader();
+			int order = properties.getFilter().getOrder();
+			checkAfterSecurity(order, environment, classLoader);
 			DegradationFilter filter = new DegradationFilter(engine, routes, actuatorBasePath(environment));
 			FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("degradationFilter");
-			registration.setOrder(properties.getFilter().getOrder());
+			registration.setOrder(order);
 			registration.setDispatcherTypes(DispatcherType.REQUEST);
+			// Only requests that Spring MVC serves: another servlet's paths are not the manifest's.
+			List<String> dispatcherServlets = dispatcherServletNames(servlets, classLoader);
+			if (!dispatcherServlets.isEmpty()) {
+				registration.setServletNames(dispatcherServlets);
+			}
 			return registration;
+		}
+
+		private static List<String> dispatcherServletNames(ObjectProvider<ServletRegistrationBean<?>> servlets,
+				@Nullable ClassLoader classLoader) {
+			if (!ClassUtils.isPresent(DISPATCHER_SERVLET_CLASS, classLoader)) {
+				return List.of();
+			}
+			Class<?> dispatcherServlet = ClassUtils.resolveClassName(DISPATCHER_SERVLET_CLASS, classLoader);
+			return servlets.orderedStream()
+				.filter((registration) -> dispatcherServlet.isInstance(registration.getServlet()))
+				.map(ServletRegistrationBean::getServletName)
+				.toList();
+		}
+
+		/**
+		 * A fallback must never answer a request that Spring Security has not authenticated yet.
+		 */
+		private static void checkAfterSecurity(int order, Environment environment, @Nullable ClassLoader classLoader) {
+			if (!ClassUtils.isPresent(SECURITY_FILTER_CHAIN_CLASS, classLoader)) {
+				return;
+			}
+			int securityOrder = environment.getProperty("spring.security.filter.order", Integer.class, -100);
+			if (order <= securityOrder) {
+				throw new IllegalStateException("'degradation.filter.order' (" + order
+						+ ") must be greater than 'spring.security.filter.order' (" + securityOrder
+						+ "), so that Spring Security authenticates a request before a fallback can answer it");
+			}
 		}
 
 		@Configuration(proxyBeanMethods = false)

@@ -34,7 +34,9 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 
 	private final Duration stopTimeout;
 
-	private volatile boolean running;
+	private boolean running;
+
+	private boolean ready;
 
 	/**
 	 * Create the probing of an engine's dependencies.
@@ -56,23 +58,19 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	}
 
 	@Override
-	public void onApplicationEvent(ApplicationReadyEvent event) {
-		if (this.running) {
-			this.probes.start();
-			if (logger.isDebugEnabled()) {
-				logger.debug("Probing dependencies "
-						+ this.engine.manifest().dependencies().stream().map(Dependency::name).toList());
-			}
-		}
+	public synchronized void onApplicationEvent(ApplicationReadyEvent event) {
+		this.ready = true;
+		startProbesIfRunningAndReady();
 	}
 
 	@Override
-	public void start() {
+	public synchronized void start() {
 		this.running = true;
+		startProbesIfRunningAndReady();
 	}
 
 	@Override
-	public void stop() {
+	public synchronized void stop() {
 		this.running = false;
 		if (!this.probes.stop(this.stopTimeout)) {
 			logger.warn("Dependency probes did not stop within " + this.stopTimeout.toMillis() + " ms");
@@ -80,8 +78,22 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	}
 
 	@Override
-	public boolean isRunning() {
+	public synchronized boolean isRunning() {
 		return this.running;
+	}
+
+	/**
+	 * Probes run while the context is running and once the application has been ready: a
+	 * context stopped and started again (for example around a checkpoint) probes again.
+	 */
+	private void startProbesIfRunningAndReady() {
+		if (this.running && this.ready && !this.probes.isRunning()) {
+			this.probes.start();
+			if (logger.isDebugEnabled()) {
+				logger.debug("Probing dependencies "
+						+ this.engine.manifest().dependencies().stream().map(Dependency::name).toList());
+			}
+		}
 	}
 
 	/**

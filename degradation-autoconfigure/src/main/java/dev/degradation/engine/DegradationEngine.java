@@ -11,7 +11,10 @@ import java.util.NoSuchElementException;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.manifest.Dependency;
@@ -31,9 +34,13 @@ import dev.degradation.monitor.ProbeResult;
  * change. Simulation overrides it for as long as it is on.
  *
  * <p>Writers (probe results, forcing, simulation) are serialized; readers get the current
- * {@link DegradationState} with one volatile read.
+ * {@link DegradationState} with one volatile read. Listeners are told of each change on the
+ * writer's thread, in order, while the change is being made: they must be quick and must not call
+ * back into the engine (a listener that throws is logged and ignored).
  */
 public final class DegradationEngine {
+
+	private static final Log logger = LogFactory.getLog(DegradationEngine.class);
 
 	private final DegradationManifest manifest;
 
@@ -148,10 +155,9 @@ public final class DegradationEngine {
 	 */
 	public synchronized void recordProbe(String dependency, ProbeResult result) {
 		DependencyMonitor monitor = monitor(dependency);
-		for (DegradationListener listener : this.listeners) {
-			listener.probed(dependency, result);
-		}
-		dependencyChanged(monitor.record(result));
+		DependencyStateChange change = monitor.record(result);
+		notifyListeners((listener) -> listener.probed(dependency, result));
+		dependencyChanged(change);
 		evaluate();
 	}
 
@@ -254,9 +260,7 @@ public final class DegradationEngine {
 		if (levelChanged) {
 			this.levelChanges.incrementAndGet();
 			LevelChange change = new LevelChange(previous.level(), level, next.shedTiers(), reason, now);
-			for (DegradationListener listener : this.listeners) {
-				listener.levelChanged(change);
-			}
+			notifyListeners((listener) -> listener.levelChanged(change));
 		}
 		return next;
 	}
@@ -283,8 +287,21 @@ public final class DegradationEngine {
 
 	private void dependencyChanged(@Nullable DependencyStateChange change) {
 		if (change != null) {
-			for (DegradationListener listener : this.listeners) {
-				listener.dependencyChanged(change);
+			notifyListeners((listener) -> listener.dependencyChanged(change));
+		}
+	}
+
+	/**
+	 * Tell every listener, each on its own: a listener that throws is logged and never stops the
+	 * change it is told of, nor the listeners after it.
+	 */
+	private void notifyListeners(Consumer<DegradationListener> notification) {
+		for (DegradationListener listener : this.listeners) {
+			try {
+				notification.accept(listener);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Degradation listener " + listener.getClass().getName() + " failed", ex);
 			}
 		}
 	}

@@ -4,8 +4,10 @@ import dev.degradation.monitor.DependencyStateChange;
 import dev.degradation.monitor.ProbeResult;
 
 /**
- * Told of every change the engine makes, on the thread that made it. Implementations must be
- * quick and must not throw; they log, publish events and count.
+ * Told of every change the engine makes, on the thread that made it (a probe thread, or the
+ * caller of the Actuator endpoint), in order, while the engine's lock is held. Implementations must
+ * be quick and must not call back into the engine; they log, publish events and count. One that
+ * throws is logged and does not stop the change.
  */
 public interface DegradationListener {
 

@@ -188,8 +188,10 @@ final class ManifestReader {
 		// failed. A value that is already reported (or left unchecked) takes no part: the problem
 		// would be about a number the author did not write.
 		if (window != null && interval != null && timeout != null && minSamples != null) {
+			// Rounded down: the time a probe takes to be aborted, recorded and scheduled again
+			// makes the real cycle a little longer than interval + timeout.
 			long period = interval + timeout;
-			long whileHanging = (window * 1000 + period - 1) / period;
+			long whileHanging = window * 1000 / period;
 			if (minSamples > whileHanging) {
 				YamlNode.Entry written = firstWritten(mapping, MIN_SAMPLES, WINDOW_SECONDS, TIMEOUT_MS,
 						HEALTH_CHECK_INTERVAL_MS);

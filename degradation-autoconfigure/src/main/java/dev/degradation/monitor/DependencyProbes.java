@@ -60,7 +60,7 @@ public final class DependencyProbes {
 
 	/**
 	 * Start probing every dependency, the first probe at once. Does nothing if already started or
-	 * if there is no dependency.
+	 * if there is no dependency. Probing can be started again after {@link #stop(Duration)}.
 	 */
 	public synchronized void start() {
 		if (this.executor != null || this.dependencies.isEmpty()) {
@@ -128,7 +128,7 @@ public final class DependencyProbes {
 				this.results.accept(dependency, result);
 			}
 		}
-		catch (RuntimeException ex) {
+		catch (RuntimeException | LinkageError ex) {
 			// A periodic task that throws is never run again: log and keep probing.
 			logger.warn("Probe of dependency '" + dependency.name() + "' failed unexpectedly", ex);
 		}

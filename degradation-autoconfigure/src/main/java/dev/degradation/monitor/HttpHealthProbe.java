@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.degradation.manifest.Dependency;
@@ -29,11 +28,7 @@ public final class HttpHealthProbe implements HealthProbe {
 
 	private final Clock clock;
 
-	private final Map<Thread, HttpURLConnection> inFlight = new ConcurrentHashMap<>();
-
-	private final Set<HttpURLConnection> aborted = ConcurrentHashMap.newKeySet();
-
-	private volatile boolean stopped;
+	private final Map<Thread, Probe> inFlight = new ConcurrentHashMap<>();
 
 	/**
 	 * Create a probe.
@@ -49,6 +44,7 @@ public final class HttpHealthProbe implements HealthProbe {
 		int budgetMillis = (int) Math.min(Integer.MAX_VALUE, dependency.healthCheck().timeout().toMillis());
 		String timedOut = "no answer within " + budgetMillis + " ms";
 		HttpURLConnection connection = null;
+		Probe probe = null;
 		try {
 			connection = (HttpURLConnection) new URL(dependency.healthUrl().toString()).openConnection();
 			connection.setInstanceFollowRedirects(false);
@@ -57,10 +53,8 @@ public final class HttpHealthProbe implements HealthProbe {
 			connection.setRequestProperty("User-Agent", "degradation-health-probe");
 			connection.setConnectTimeout(budgetMillis);
 			connection.setReadTimeout(budgetMillis);
-			this.inFlight.put(Thread.currentThread(), connection);
-			if (this.stopped) {
-				return result(false, ProbeResult.ERROR, "probing stopped", startNanos);
-			}
+			probe = new Probe(connection);
+			this.inFlight.put(Thread.currentThread(), probe);
 			// Only the status line counts; the body is never read, so a slow body cannot stretch
 			// the probe, and disconnect() below closes the socket.
 			int status = connection.getResponseCode();
@@ -74,16 +68,17 @@ public final class HttpHealthProbe implements HealthProbe {
 			return result(false, ProbeResult.REFUSED, String.valueOf(ex.getMessage()), startNanos);
 		}
 		catch (IOException | RuntimeException ex) {
-			if (connection != null && this.aborted.contains(connection)) {
+			if (probe != null && probe.aborted) {
 				return result(false, ProbeResult.TIMEOUT, timedOut, startNanos);
 			}
 			return result(false, ProbeResult.ERROR, ex.getClass().getSimpleName() + ": " + ex.getMessage(),
 					startNanos);
 		}
 		finally {
-			this.inFlight.remove(Thread.currentThread());
+			if (probe != null) {
+				this.inFlight.remove(Thread.currentThread(), probe);
+			}
 			if (connection != null) {
-				this.aborted.remove(connection);
 				connection.disconnect();
 			}
 		}
@@ -91,25 +86,44 @@ public final class HttpHealthProbe implements HealthProbe {
 
 	@Override
 	public void abort(Thread prober) {
-		HttpURLConnection connection = this.inFlight.get(prober);
-		if (connection != null) {
-			this.aborted.add(connection);
-			connection.disconnect();
+		Probe probe = this.inFlight.get(prober);
+		if (probe != null) {
+			probe.abort();
 		}
 	}
 
 	/**
-	 * Abort every probe in flight and refuse new ones, so that shutdown never waits for a
-	 * dependency that does not answer.
+	 * Abort every probe in flight, so that shutdown never waits for a dependency that does not
+	 * answer.
 	 */
 	public void abortAll() {
-		this.stopped = true;
-		this.inFlight.keySet().forEach(this::abort);
+		this.inFlight.values().forEach(Probe::abort);
 	}
 
 	private ProbeResult result(boolean healthy, String outcome, String detail, long startNanos) {
 		return new ProbeResult(healthy, outcome, detail, Instant.now(this.clock),
 				Duration.ofNanos(System.nanoTime() - startNanos));
+	}
+
+	/**
+	 * One probe in flight: aborting it marks this probe, not its thread, so that a late deadline
+	 * can never be taken for the timeout of the thread's next probe.
+	 */
+	private static final class Probe {
+
+		private final HttpURLConnection connection;
+
+		private volatile boolean aborted;
+
+		Probe(HttpURLConnection connection) {
+			this.connection = connection;
+		}
+
+		void abort() {
+			this.aborted = true;
+			this.connection.disconnect();
+		}
+
 	}
 
 }

@@ -220,6 +220,36 @@ class DegradationAutoConfigurationTests {
 	}
 
 	@Test
+	void aFilterOrderThatWouldRunBeforeSpringSecurityFailsStartup() {
+		this.runner.withPropertyValues(SHOP, "degradation.filter.order=-100").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("'degradation.filter.order' (-100) must be greater than "
+						+ "'spring.security.filter.order' (-100)");
+		});
+		this.runner.withPropertyValues(SHOP, "spring.security.filter.order=-50")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("'degradation.filter.order' (-90) must be greater than "
+						+ "'spring.security.filter.order' (-50)"));
+	}
+
+	@Test
+	void withoutSpringSecurityAnyFilterOrderIsAccepted() {
+		this.runner.withPropertyValues(SHOP, "degradation.filter.order=-200")
+			.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("degradationFilter"));
+	}
+
+	@Test
+	void aListenerBeanMayDependOnTheEngine() {
+		this.runner.withPropertyValues(SHOP).withUserConfiguration(EngineAwareListenerConfiguration.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			context.getBean(DegradationEngine.class).simulate(1);
+			assertThat(context.getBean(EngineAwareListener.class).levels).containsExactly(1);
+		});
+	}
+
+	@Test
 	void aUserManifestBeanIsUsedEvenWithoutAManifestFile() {
 		this.runner.withUserConfiguration(UserManifestConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(DegradationEngine.class).hasBean("degradationFilter");
@@ -271,6 +301,33 @@ class DegradationAutoConfigurationTests {
 				.functionCounter()
 				.count()).isEqualTo(1.0);
 		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class EngineAwareListenerConfiguration {
+
+		@Bean
+		EngineAwareListener engineAwareListener(DegradationEngine engine) {
+			return new EngineAwareListener(engine);
+		}
+
+	}
+
+	static class EngineAwareListener implements dev.degradation.engine.DegradationListener {
+
+		final List<Integer> levels = new ArrayList<>();
+
+		private final DegradationEngine engine;
+
+		EngineAwareListener(DegradationEngine engine) {
+			this.engine = engine;
+		}
+
+		@Override
+		public void levelChanged(dev.degradation.engine.LevelChange change) {
+			this.levels.add(this.engine.state().level());
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -138,6 +138,31 @@ class DegradationEngineTests {
 	}
 
 	@Test
+	void aListenerThatThrowsNeitherStopsTheChangeNorTheListenersAfterIt() {
+		DegradationEngine engine = new DegradationEngine(this.manifest, Clock.systemUTC());
+		List<Integer> told = new ArrayList<>();
+		engine.addListener(new DegradationListener() {
+
+			@Override
+			public void levelChanged(LevelChange change) {
+				throw new IllegalStateException("listener failure");
+			}
+
+		});
+		engine.addListener(new DegradationListener() {
+
+			@Override
+			public void levelChanged(LevelChange change) {
+				told.add(change.level());
+			}
+
+		});
+		assertThat(engine.simulate(2).level()).isEqualTo(2);
+		assertThat(engine.state().level()).isEqualTo(2);
+		assertThat(told).containsExactly(2);
+	}
+
+	@Test
 	void levelHeaderIsTheLevelAsText() {
 		DegradationEngine engine = engine(Clock.systemUTC());
 		assertThat(engine.simulate(5).levelHeader()).isEqualTo("5");

@@ -63,6 +63,24 @@ class ProbeLifecycleIntegrationTests {
 	}
 
 	@Test
+	void aContextStoppedAndStartedAgainProbesAgain() {
+		ConfigurableApplicationContext context = start();
+		try {
+			ProbeRecorder recorder = context.getBean(ProbeRecorder.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> recorder.total() > 0);
+			context.stop();
+			int stopped = recorder.total();
+			context.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> recorder.total() > stopped + 2);
+			assertThat(recorder.results("analytics-collector").get(recorder.results("analytics-collector").size() - 1)
+				.healthy()).isTrue();
+		}
+		finally {
+			context.close();
+		}
+	}
+
+	@Test
 	void probingStartsOnlyOnceTheApplicationIsReady() {
 		// Application runners run after the context is refreshed and just before the application
 		// is ready: by then no probe may have run, and afterwards probes must come.

@@ -130,7 +130,7 @@ class HealthCheckSettingsTests {
 				      - { path: /api/reviews, method: GET, fallback: drop }
 				""")).isEqualTo(problem(4, 16, "defaults.min_samples",
 				"'min_samples' (4) can never be reached while the dependency does not answer: a 10 s window then "
-						+ "holds only 2 probes, each taking its 2000 ms timeout and the 5000 ms interval, so a hanging "
+						+ "holds only 1 probe, each taking its 2000 ms timeout and the 5000 ms interval, so a hanging "
 						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
 						+ "shorten 'timeout_ms'"));
 	}
@@ -149,7 +149,7 @@ class HealthCheckSettingsTests {
 				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(4, 31, "dependencies.catalog.health_check_interval_ms",
 				"'min_samples' (3) can never be reached while the dependency does not answer: a 30 s window then "
-						+ "holds only 2 probes, each taking its 2000 ms timeout and the 20000 ms interval, so a hanging "
+						+ "holds only 1 probe, each taking its 2000 ms timeout and the 20000 ms interval, so a hanging "
 						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
 						+ "shorten 'timeout_ms'"));
 	}
@@ -157,7 +157,7 @@ class HealthCheckSettingsTests {
 	@Test
 	void aDependencyWhoseTimeoutLeavesTooFewProbesInTheWindowWhileItHangsIsReportedAtItsTimeout() {
 		// 200 ms apart, the window would hold 11 answered probes; but each probe of a hanging
-		// dependency takes its 1000 ms timeout, and a 2 s window then holds only 2 of them.
+		// dependency takes its 1000 ms timeout, and a 2 s window then holds only 1 of them.
 		assertThat(onlyProblem("""
 				defaults:
 				  health_check_interval_ms: 200
@@ -174,7 +174,7 @@ class HealthCheckSettingsTests {
 				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(8, 17, "dependencies.catalog.timeout_ms",
 				"'min_samples' (3) can never be reached while the dependency does not answer: a 2 s window then "
-						+ "holds only 2 probes, each taking its 1000 ms timeout and the 200 ms interval, so a hanging "
+						+ "holds only 1 probe, each taking its 1000 ms timeout and the 200 ms interval, so a hanging "
 						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
 						+ "shorten 'timeout_ms'"));
 	}

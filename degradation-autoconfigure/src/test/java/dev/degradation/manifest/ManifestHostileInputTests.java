@@ -206,7 +206,7 @@ class ManifestHostileInputTests {
 				// '${placeholder}' resolves to 1500.
 				long timeoutMs = (timeout % 2 == 0) ? 1500 : timeout;
 				long period = intervalMs + timeoutMs;
-				long reachable = Math.min(10_000, ((long) windowSeconds * 1000 + period - 1) / period);
+				long reachable = Math.min(10_000, (long) windowSeconds * 1000 / period);
 				StringBuilder keys = new StringBuilder();
 				appendIf(keys, present, 0, "health_check_interval_ms", String.valueOf(intervalMs));
 				appendIf(keys, present, 1, "window_seconds", String.valueOf(windowSeconds));

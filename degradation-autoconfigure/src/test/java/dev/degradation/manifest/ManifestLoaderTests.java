@@ -186,6 +186,7 @@ class ManifestLoaderTests {
 		DegradationManifest manifest = load("""
 				defaults:
 				  health_check_interval_ms: 1e4
+				  window_seconds: 4e1
 				  failure_threshold: 1
 				  recovery_threshold: 0
 				  hysteresis_seconds: 0
@@ -197,7 +198,7 @@ class ManifestLoaderTests {
 				""");
 		HealthCheck standard = HealthCheck.STANDARD;
 		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(new HealthCheck(Duration.ofSeconds(10),
-				standard.timeout(), standard.window(), standard.minSamples(), 1, 0), Duration.ZERO));
+				standard.timeout(), Duration.ofSeconds(40), standard.minSamples(), 1, 0), Duration.ZERO));
 		assertThat(manifest.maxPriority()).isEqualTo(2);
 	}
 

@@ -1,10 +1,17 @@
 package dev.degradation.testapp;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,6 +35,23 @@ import org.springframework.web.bind.annotation.RestController;
 		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @Import(ShopTestApplication.ShopController.class)
 public class ShopTestApplication {
+
+	/**
+	 * A second servlet beside Spring MVC, whose paths are none of the manifest's business.
+	 */
+	@Bean
+	ServletRegistrationBean<HttpServlet> legacyServlet() {
+		HttpServlet servlet = new HttpServlet() {
+
+			@Override
+			protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+				response.setContentType("text/plain");
+				response.getWriter().write("legacy " + request.getPathInfo());
+			}
+
+		};
+		return new ServletRegistrationBean<>(servlet, "/legacy/*");
+	}
 
 	/**
 	 * The shop's handlers.

@@ -139,6 +139,16 @@ class DegradationFilterIntegrationTests {
 		assertThat(response.degraded()).isFalse();
 	}
 
+	@Test
+	void requestsToAnotherServletAreNeverAnsweredWithAFallback() throws IOException {
+		this.engine.simulate(2);
+		// The legacy servlet's path info is /api/recommendations, which the manifest sheds in MVC.
+		Response response = http().send("GET", "/legacy/api/recommendations");
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.degraded()).isFalse();
+		assertThat(response.body()).isEqualTo("legacy /api/recommendations");
+	}
+
 	private RawHttp http() {
 		return new RawHttp(this.port);
 	}
