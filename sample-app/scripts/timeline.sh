@@ -385,6 +385,8 @@ mkdir -p "$(dirname "$OUTPUT")"
 		"probes are the endpoint's \`lastProbe.at\`; answers are from calls to \`$ROUTE\` made every" \
 		"200 ms; a dependency's state change is exact when it came with its own probe, otherwise seen" \
 		"within one 200 ms poll of \`/actuator/degradation\`."
+	echo "- \"never within $DETECT_LIMIT_SECONDS s\": the route was not shed within a full window plus four probe" \
+		"cycles; the row \"no degraded answer\" shows what the endpoint said about the dependency then."
 	echo
 	echo "## Summary"
 	echo
