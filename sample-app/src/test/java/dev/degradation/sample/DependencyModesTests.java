@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
@@ -169,6 +170,14 @@ class DependencyModesTests {
 		// The shop's call waits at most its timeout; one second on top covers a loaded machine.
 		assertThat(took).isLessThan(Duration.ofMillis(SHOP_TIMEOUT_MS + 1000));
 		assertThat(this.shop.get("/api/products").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void demoShowsWhenTheModeLastChanged() {
+		Instant before = Instant.now();
+		this.shop.switchDependency(RECOMMENDATIONS_API, "failing");
+		Instant since = Instant.parse(dependency(RECOMMENDATIONS_API).get("since").asString());
+		assertThat(since).isBetween(before, Instant.now());
 	}
 
 	@Test

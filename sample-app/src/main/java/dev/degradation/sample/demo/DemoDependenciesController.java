@@ -1,6 +1,7 @@
 package dev.degradation.sample.demo;
 
 import java.net.URI;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -129,16 +130,18 @@ public class DemoDependenciesController {
 	 *
 	 * @param name the dependency name
 	 * @param mode its mode, such as {@code healthy}
+	 * @param since when it switched to that mode
 	 * @param port the port it listens on, on 127.0.0.1 (or will again, while refusing)
 	 * @param url its base URL; the health endpoint is {@code <url>/healthz}
 	 * @param heldRequests how many requests it holds unanswered now (hanging or slow)
 	 * @param slowDelayMs how long it takes to answer when slow
 	 */
-	record DependencyView(String name, String mode, int port, URI url, int heldRequests, long slowDelayMs) {
+	record DependencyView(String name, String mode, Instant since, int port, URI url, int heldRequests,
+			long slowDelayMs) {
 
 		static DependencyView of(EmbeddedDependency dependency) {
 			return new DependencyView(dependency.name(), dependency.mode().name().toLowerCase(Locale.ROOT),
-					dependency.port(), dependency.url(), dependency.heldRequests(),
+					dependency.modeSince(), dependency.port(), dependency.url(), dependency.heldRequests(),
 					dependency.slowDelay().toMillis());
 		}
 

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -94,6 +95,9 @@ public final class EmbeddedDependency {
 	/** Written under {@link #lock}; read without it to show the mode. */
 	private volatile DependencyMode mode = DependencyMode.HEALTHY;
 
+	/** When the mode last changed; written under {@link #lock}. */
+	private volatile Instant modeSince = Instant.now();
+
 	private boolean stopped;
 
 	private EmbeddedDependency(String name, Duration slowDelay, List<DataEndpoint> endpoints) {
@@ -155,6 +159,15 @@ public final class EmbeddedDependency {
 	 */
 	public DependencyMode mode() {
 		return this.mode;
+	}
+
+	/**
+	 * Return when the mode last changed (or the dependency started), so that what follows a
+	 * switch can be timed from the moment it took effect.
+	 * @return the time of the last switch
+	 */
+	public Instant modeSince() {
+		return this.modeSince;
 	}
 
 	/**
@@ -221,6 +234,7 @@ public final class EmbeddedDependency {
 				this.server = listenAgain();
 			}
 			this.mode = mode;
+			this.modeSince = Instant.now();
 			for (Map.Entry<HttpExchange, @Nullable ScheduledFuture<?>> entry : this.held.entrySet()) {
 				cancel(entry.getValue());
 				released.add(entry.getKey());
