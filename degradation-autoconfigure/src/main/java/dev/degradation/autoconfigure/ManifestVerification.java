@@ -23,8 +23,9 @@ import dev.degradation.web.ManifestRouteCheck.UnmatchedRoute;
 
 /**
  * Checks the manifest against the application's Spring MVC request mappings once every bean is
- * ready: a manifest route that no handler serves is warned about (or, with
- * {@code degradation.verify=strict}, fails startup with its position in the manifest); the
+ * ready: a manifest route that no handler serves, and a route that would catch the requests of a
+ * more specific handler it does not name, are warned about (or, with
+ * {@code degradation.verify=strict}, fail startup with their position in the manifest); the
  * handlers the manifest does not cover are listed once at DEBUG as the core routes.
  */
 public class ManifestVerification implements SmartInitializingSingleton {
@@ -66,10 +67,17 @@ public class ManifestVerification implements SmartInitializingSingleton {
 				.map(HandlerRoute::toString)
 				.collect(Collectors.joining(", ")));
 		}
-		if (result.unmatched().isEmpty()) {
+		if (result.unmatched().isEmpty() && result.shadowed().isEmpty()) {
 			return;
 		}
 		List<ManifestProblem> problems = new ArrayList<>();
+		for (ManifestRouteCheck.ShadowedHandler shadowed : result.shadowed()) {
+			problems.add(new ManifestProblem(this.manifest.source(), shadowed.route().position(), shadowed.yamlPath(),
+					shadowed.route() + " also matches " + shadowed.handler().pattern() + ", which Spring MVC sends to "
+							+ shadowed.handler().handler() + ": while the tier is shed, those requests would get this "
+							+ "route's fallback; add a route for " + shadowed.handler().pattern()
+							+ " or make this one narrower"));
+		}
 		for (UnmatchedRoute unmatched : result.unmatched()) {
 			problems.add(new ManifestProblem(this.manifest.source(), unmatched.route().position(), unmatched.yamlPath(),
 					unmatched.route() + " matches no handler of the application, so it would never be shed"

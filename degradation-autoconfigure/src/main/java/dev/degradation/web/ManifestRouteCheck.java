@@ -57,7 +57,47 @@ public final class ManifestRouteCheck {
 		List<HandlerRoute> core = handlers.stream()
 			.filter((handler) -> manifest.routes().stream().noneMatch((route) -> overlap(route, handler)))
 			.toList();
-		return new Result(unmatched, core);
+		return new Result(unmatched, core, shadowed(manifest, handlers));
+	}
+
+	/**
+	 * Handlers that a route catches although Spring MVC sends their requests elsewhere: the route
+	 * names one handler's pattern ({@code /api/catalog/{id}/reviews}), and another, more specific
+	 * handler ({@code /api/catalog/featured/reviews}) that no route names serves some of the paths
+	 * it matches. While the route's tier is shed, the filter would answer those requests with the
+	 * fallback of a handler they never reach. A route that names no handler's pattern (such as
+	 * {@code /api/catalog/**}) means a whole part of the URL space and sheds every handler in it.
+	 */
+	private static List<ShadowedHandler> shadowed(DegradationManifest manifest, Collection<HandlerRoute> handlers) {
+		List<ShadowedHandler> shadowed = new ArrayList<>();
+		for (Tier tier : manifest.tiers()) {
+			for (int i = 0; i < tier.routes().size(); i++) {
+				Route route = tier.routes().get(i);
+				if (handlers.stream().noneMatch((handler) -> namedBy(route, handler))) {
+					continue;
+				}
+				PathPattern routePattern = PARSER.parse(route.path());
+				for (HandlerRoute handler : handlers) {
+					if (!accepts(handler, route.method()) || namedBy(route, handler)
+							|| manifest.routes().stream().anyMatch((other) -> namedBy(other, handler))) {
+						continue;
+					}
+					PathPattern handlerPattern = PARSER.parse(handler.pattern());
+					boolean caught = false;
+					for (String sample : SAMPLE_SEGMENTS) {
+						caught = caught || matches(routePattern, samplePath(handler.pattern(), sample));
+					}
+					if (caught && PathPattern.SPECIFICITY_COMPARATOR.compare(handlerPattern, routePattern) < 0) {
+						shadowed.add(new ShadowedHandler(route, "tiers." + tier.name() + ".routes[" + i + "]", handler));
+					}
+				}
+			}
+		}
+		return shadowed;
+	}
+
+	private static boolean namedBy(Route route, HandlerRoute handler) {
+		return accepts(handler, route.method()) && normalized(route.path()).equals(normalized(handler.pattern()));
 	}
 
 	static boolean overlap(Route route, HandlerRoute handler) {
@@ -113,8 +153,21 @@ public final class ManifestRouteCheck {
 	 *
 	 * @param unmatched manifest routes that no handler serves
 	 * @param coreHandlers handlers that no manifest route covers: never shed
+	 * @param shadowed handlers whose requests a route would answer with another handler's fallback
 	 */
-	public record Result(List<UnmatchedRoute> unmatched, List<HandlerRoute> coreHandlers) {
+	public record Result(List<UnmatchedRoute> unmatched, List<HandlerRoute> coreHandlers,
+			List<ShadowedHandler> shadowed) {
+
+	}
+
+	/**
+	 * A handler whose requests a route would catch, although it names another handler.
+	 *
+	 * @param route the route
+	 * @param yamlPath its YAML path
+	 * @param handler the more specific handler it catches
+	 */
+	public record ShadowedHandler(Route route, String yamlPath, HandlerRoute handler) {
 
 	}
 

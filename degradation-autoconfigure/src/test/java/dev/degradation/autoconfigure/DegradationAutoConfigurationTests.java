@@ -292,7 +292,7 @@ class DegradationAutoConfigurationTests {
 			engine.simulate(1);
 			engine.fallbackCounts().record(0);
 			assertThat(registry.get("degradation.level").gauge().value()).isEqualTo(1.0);
-			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(4);
+			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5);
 			assertThat(registry.get("degradation.fallbacks")
 				.tag("tier", "best-effort")
 				.tag("route", "/api/analytics/track")

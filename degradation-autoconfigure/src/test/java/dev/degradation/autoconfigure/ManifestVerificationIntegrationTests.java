@@ -53,6 +53,17 @@ class ManifestVerificationIntegrationTests {
 	}
 
 	@Test
+	void aRouteThatWouldCatchTheRequestsOfAMoreSpecificCoreHandlerFailsStrictVerification(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(ShopTestApplication.class)
+			.properties("server.port=0", "degradation.manifest=classpath:manifests/shadow.yaml",
+					"degradation.probes.enabled=false", "degradation.verify=strict")
+			.run()).isInstanceOf(InvalidManifestException.class);
+		assertThat(output.getOut() + output.getErr()).contains("classpath:manifests/shadow.yaml:5:9: "
+				+ "tiers.enhanced.routes[0]: GET /api/catalog/{id}/reviews also matches /api/catalog/featured/reviews, "
+				+ "which Spring MVC sends to ");
+	}
+
+	@Test
 	void verificationCanBeSwitchedOff(CapturedOutput output) {
 		try (ConfigurableApplicationContext context = start("degradation.verify=off")) {
 			assertThat(context.isActive()).isTrue();

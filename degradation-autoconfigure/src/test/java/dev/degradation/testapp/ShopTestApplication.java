@@ -90,6 +90,11 @@ public class ShopTestApplication {
 			return Map.of("handler", "recommendations", "items", List.of("tea"), "source", "live");
 		}
 
+		@GetMapping("/api/catalog/featured/reviews")
+		Map<String, Object> featuredReviews() {
+			return Map.of("handler", "featuredReviews", "source", "live");
+		}
+
 		@GetMapping("/api/catalog/{id}/reviews")
 		Map<String, Object> reviews(@PathVariable String id) {
 			return Map.of("handler", "reviews", "id", id, "source", "live");

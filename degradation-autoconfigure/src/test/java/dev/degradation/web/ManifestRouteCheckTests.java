@@ -23,7 +23,9 @@ class ManifestRouteCheckTests {
 			new HandlerRoute(Set.of("GET"), "/api/orders/{orderId:\\d+}", "order(orderId)"),
 			new HandlerRoute(Set.of("POST"), "/api/analytics/track", "track()"),
 			new HandlerRoute(Set.of("GET"), "/api/recommendations", "recommendations()"),
-			new HandlerRoute(Set.of(), "/api/media/{id}/chunks", "chunks(id)"));
+			new HandlerRoute(Set.of(), "/api/media/{id}/chunks", "chunks(id)"),
+			new HandlerRoute(Set.of("GET"), "/api/catalog/{id}/reviews", "reviews(id)"),
+			new HandlerRoute(Set.of("GET"), "/api/catalog/featured/reviews", "featuredReviews()"));
 
 	@Test
 	void routesThatAHandlerServesMatchWhateverTheVariableNames() {
@@ -78,7 +80,34 @@ class ManifestRouteCheckTests {
 				""");
 		assertThat(result.coreHandlers()).extracting(HandlerRoute::pattern)
 			.containsExactly("/api/products", "/api/products/{id}", "/api/orders/{orderId:\\d+}",
-					"/api/media/{id}/chunks");
+					"/api/media/{id}/chunks", "/api/catalog/{id}/reviews", "/api/catalog/featured/reviews");
+	}
+
+	@Test
+	void aRouteThatNamesAHandlerButCatchesAMoreSpecificOneReportsTheCaughtHandler() {
+		ManifestRouteCheck.Result result = check("""
+				- { path: "/api/catalog/{catalogId}/reviews", method: GET, fallback: drop }
+				""");
+		assertThat(result.shadowed()).singleElement().satisfies((shadowed) -> {
+			assertThat(shadowed.route().path()).isEqualTo("/api/catalog/{catalogId}/reviews");
+			assertThat(shadowed.handler().pattern()).isEqualTo("/api/catalog/featured/reviews");
+			assertThat(shadowed.yamlPath()).isEqualTo("tiers.enhanced.routes[0]");
+		});
+	}
+
+	@Test
+	void aCaughtHandlerThatTheManifestNamesToo() {
+		assertThat(check("""
+				- { path: "/api/catalog/{id}/reviews", method: GET, fallback: drop }
+				- { path: /api/catalog/featured/reviews, method: GET, fallback: drop }
+				""").shadowed()).isEmpty();
+	}
+
+	@Test
+	void aRouteThatNamesNoHandlerShedsEveryHandlerUnderItAndShadowsNothing() {
+		assertThat(check("""
+				- { path: "/api/catalog/**", method: GET, fallback: drop }
+				""").shadowed()).isEmpty();
 	}
 
 	private List<String> unmatched(String routes) {
