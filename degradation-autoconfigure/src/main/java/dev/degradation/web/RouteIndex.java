@@ -47,8 +47,7 @@ final class RouteIndex {
 			for (Element element : literalStart(ranked[rank].pattern().getPatternString())) {
 				node = node.child(element);
 			}
-			node.routes.add(ranked[rank]);
-			node.ranks.add(rank);
+			node.candidates.add(new Candidate(ranked[rank], rank));
 		}
 		return new RouteIndex(root.build());
 	}
@@ -75,64 +74,66 @@ final class RouteIndex {
 	 * @return the route, or {@code null}
 	 */
 	@Nullable ShedRoute find(PathContainer path) {
-		List<Element> elements = path.elements();
-		int count = elements.size();
-		Node node = this.root;
-		ShedRoute found = null;
-		int best = Integer.MAX_VALUE;
-		for (int i = 0;; i++) {
-			ShedRoute[] routes = node.routes;
-			int[] ranks = node.ranks;
-			// A node's routes are in rank order: its first match is its best, and none after a
-			// worse rank than the best so far can win.
-			for (int r = 0; r < routes.length && ranks[r] < best; r++) {
-				if (routes[r].pattern().matches(path)) {
-					found = routes[r];
-					best = ranks[r];
-					break;
-				}
-			}
-			if (i == count) {
-				return found;
-			}
-			Element element = elements.get(i);
-			node = (element instanceof PathSegment segment) ? node.segment(segment.valueToMatch()) : node.separator;
-			if (node == null) {
-				return found;
+		Candidate found = find(this.root, path.elements(), 0, path);
+		return (found != null) ? found.route : null;
+	}
+
+	/**
+	 * Find the best match at a node and below it. The deepest node goes first: its patterns start
+	 * with more literal segments, so they tend to rank better, and every pattern that ranks worse
+	 * than a match already found is not tested at all.
+	 */
+	private static @Nullable Candidate find(Node node, List<Element> elements, int next, PathContainer path) {
+		Candidate deeper = null;
+		if (next < elements.size()) {
+			Node child = node.child(elements.get(next));
+			if (child != null) {
+				deeper = find(child, elements, next + 1, path);
 			}
 		}
+		int best = (deeper != null) ? deeper.rank : Integer.MAX_VALUE;
+		// A node's candidates are in rank order: its first match is its best.
+		for (Candidate candidate : node.candidates) {
+			if (candidate.rank >= best) {
+				break;
+			}
+			if (candidate.route.pattern().matches(path)) {
+				return candidate;
+			}
+		}
+		return deeper;
+	}
+
+	private record Candidate(ShedRoute route, int rank) {
+
 	}
 
 	private static final class Node {
 
-		private static final ShedRoute[] NO_ROUTES = {};
+		private static final Candidate[] NONE = {};
 
-		final ShedRoute[] routes;
+		final Candidate[] candidates;
 
-		final int[] ranks;
-
-		final @Nullable Node separator;
+		private final @Nullable Node separator;
 
 		private final Map<String, Node> segments;
 
-		Node(List<ShedRoute> routes, List<Integer> ranks, @Nullable Node separator, Map<String, Node> segments) {
-			this.routes = routes.toArray(NO_ROUTES);
-			this.ranks = ranks.stream().mapToInt(Integer::intValue).toArray();
+		Node(List<Candidate> candidates, @Nullable Node separator, Map<String, Node> segments) {
+			this.candidates = candidates.toArray(NONE);
 			this.separator = separator;
 			this.segments = segments;
 		}
 
-		@Nullable Node segment(String value) {
-			return this.segments.get(value);
+		@Nullable Node child(Element element) {
+			return (element instanceof PathSegment segment) ? this.segments.get(segment.valueToMatch())
+					: this.separator;
 		}
 
 	}
 
 	private static final class NodeBuilder {
 
-		final List<ShedRoute> routes = new ArrayList<>();
-
-		final List<Integer> ranks = new ArrayList<>();
+		final List<Candidate> candidates = new ArrayList<>();
 
 		@Nullable NodeBuilder separator;
 
@@ -151,7 +152,7 @@ final class RouteIndex {
 		Node build() {
 			Map<String, Node> built = new HashMap<>();
 			this.segments.forEach((value, child) -> built.put(value, child.build()));
-			return new Node(this.routes, this.ranks, (this.separator != null) ? this.separator.build() : null,
+			return new Node(this.candidates, (this.separator != null) ? this.separator.build() : null,
 					Map.copyOf(built));
 		}
 
