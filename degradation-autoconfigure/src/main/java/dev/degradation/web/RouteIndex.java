@@ -32,6 +32,15 @@ final class RouteIndex {
 	/** Characters that end the literal start of a pattern at the segment that holds them. */
 	private static final String NOT_LITERAL = "{*?%;";
 
+	/**
+	 * The separator element of the paths Spring parses, one shared instance. The walk compares an
+	 * element with it before it asks whether the element is a segment: on JDK 17 an interface type
+	 * check that fails, or that alternates between two interfaces on one class, takes a slow path
+	 * (JDK-8180450) that costs more than the whole lookup ({@code docs/performance.md}). Any
+	 * other separator still takes the type check, so this is only about speed.
+	 */
+	private static final Object SEPARATOR = PathContainer.parsePath("/").elements().get(0);
+
 	private final Node root;
 
 	private RouteIndex(Node root) {
@@ -89,7 +98,8 @@ final class RouteIndex {
 	 * with more literal segments, so they tend to rank better, and every pattern that ranks worse
 	 * than a match already found is not tested at all.
 	 */
-	private static @Nullable Candidate find(Node node, List<Element> elements, int next, PathContainer path) {
+	private static @Nullable Candidate find(Node node, List<? extends Element> elements, int next,
+			PathContainer path) {
 		Candidate deeper = null;
 		if (next < elements.size()) {
 			Node child = node.child(elements.get(next));
@@ -137,9 +147,9 @@ final class RouteIndex {
 			this.segments = segments;
 		}
 
-		@Nullable Node child(Element element) {
-			return (element instanceof PathSegment segment) ? this.segments.get(segment.valueToMatch())
-					: this.separator;
+		@Nullable Node child(Object element) {
+			return (element != SEPARATOR && element instanceof PathSegment segment)
+					? this.segments.get(segment.valueToMatch()) : this.separator;
 		}
 
 	}
