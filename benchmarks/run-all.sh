@@ -62,6 +62,26 @@ decision_table() { # json
 		      + ([ $rows[] | alloc ] | join(" / ")) + " |" )' "$1"
 }
 
+# One row per step of the lookup's history (benchmarks/steps.sh) and one for now: ns/op and B/op
+# of every (paths, request) at 100 and at 10,000 routes.
+steps_table() { # label=json...
+	echo "| step | routes | literal hit | literal miss | pattern hit | pattern miss |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+	local entry
+	for entry in "$@"; do
+		[[ -f ${entry#*=} ]] || continue
+		jq -r --arg label "${entry%%=*}" '
+			def fmt: if . >= 100 then (round | tostring) else (. * 10 | round / 10 | tostring) end;
+			def cell: "\(.primaryMetric.score | fmt) ns, \(.secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then 0 else round end) B";
+			[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $d
+			| [ "100", "10000" ][] as $routes
+			| "| \($label) | \($routes) | "
+			  + ([ [ "literal", "pattern" ][] as $k | [ "hit", "miss" ][] as $r
+			       | $d[] | select(.params.kind == $k and .params.request == $r and .params.routes == $routes) | cell ]
+			     | join(" | ")) + " |"' "${entry#*=}"
+	done
+}
+
 fallback_table() { # json
 	jq -r '
 		def fmt: (. * 100 | round / 100 | tostring);
@@ -120,8 +140,12 @@ replace_section "$DOC" machine "$tmp/machine"
 replace_section "$DOC" jmh-decision "$tmp/after"
 replace_section "$DOC" jmh-before "$tmp/before"
 replace_section "$DOC" jmh-fallback "$tmp/fallback"
-decision_table "$RESULTS/decision-confirm-all.json" >"$tmp/confirm-all"
-replace_section "$DOC" jmh-confirm-all "$tmp/confirm-all"
+steps_table \
+	"linear scan (\`91d51fa\`)=$RESULTS/decision-91d51fa.json" \
+	"trie, every candidate confirmed by \`PathPattern.matches\` (\`6cd1255\`)=$RESULTS/decision-6cd1255.json" \
+	"+ literal patterns confirmed by the walk (\`56675f3\`)=$RESULTS/decision-56675f3.json" \
+	"+ separator recognized by identity (now, \`$(prop commit)\`)=$RESULTS/jmh.json" >"$tmp/steps"
+replace_section "$DOC" jmh-steps "$tmp/steps"
 replace_section "$DOC" targets "$tmp/targets"
 replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"
 replace_section "$DOC" load-fallback "$RESULTS/load-fallback.md"
