@@ -13,19 +13,18 @@ import org.springframework.http.server.PathContainer.PathSegment;
 
 /**
  * The routes of one HTTP method, indexed by the whole literal segments their patterns start with,
- * so that a lookup tests only the patterns whose literal start the path has, instead of every
- * pattern of the method.
+ * so that a lookup tests only the patterns that can match the path instead of every pattern of
+ * the method.
  *
  * <p>A pattern can only match a path whose elements begin with the pattern's literal start (a
  * literal segment matches exactly one equal path segment, a separator one separator), so walking
  * the path down a trie of those starts visits every route that can match. The index only narrows:
  * every candidate is confirmed with {@code PathPattern.matches}, except a pattern without any
- * syntax: such a pattern is its literal start, and matches exactly the paths whose elements are
- * those, which the walk has just compared (this saves the {@code PathPattern} its matching context,
- * the one allocation of a lookup). Routes are ranked by one
- * sort over all of the method's routes with {@code PathPattern.SPECIFICITY_COMPARATOR}; the match
- * with the best rank over the visited nodes is the route that a scan in that order would find
- * first. {@code docs/performance.md} shows why (the scan costs microseconds at 1,000 routes).
+ * syntax, which is its own literal start and matches exactly the paths whose elements the walk has
+ * just compared (this spares the lookup the matching context that {@code PathPattern} allocates).
+ * Routes are ranked by one sort over all of the method's routes with
+ * {@code PathPattern.SPECIFICITY_COMPARATOR}; the best-ranked match over the visited nodes is the
+ * route that a scan in that order finds first. {@code docs/performance.md} has the benchmarks.
  */
 final class RouteIndex {
 
@@ -55,11 +54,11 @@ final class RouteIndex {
 	static RouteIndex of(ShedRoute[] ranked) {
 		NodeBuilder root = new NodeBuilder();
 		for (int rank = 0; rank < ranked.length; rank++) {
+			String pattern = ranked[rank].pattern().getPatternString();
 			NodeBuilder node = root;
-			for (Element element : literalStart(ranked[rank].pattern().getPatternString())) {
+			for (Element element : literalStart(pattern)) {
 				node = node.child(element);
 			}
-			String pattern = ranked[rank].pattern().getPatternString();
 			node.candidates.add(new Candidate(ranked[rank], rank, literalEnd(pattern) == pattern.length()));
 		}
 		return new RouteIndex(root.build());
