@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test of the sample shop on this machine, loopback only, bounded in time (about 5 minutes
+# Load test of the sample shop on this machine, loopback only, bounded in time (about 7 minutes
 # with the defaults), stopping its applications on exit.
 #
 #   1. Throughput of a trivial core endpoint (GET /api/products) with the starter on and every tier
@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-BUILD=1 ROUNDS=3 DURATION=10 WARMUP=15 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md
+BUILD=1 ROUNDS=5 DURATION=10 WARMUP=15 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;
@@ -128,9 +128,11 @@ expect "/api/products answers with the starter on, level 0" \
 expect "/api/products answers without the starter's header when it is disabled" \
 	bash -c "curl -sfi '$OFF/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
 
-echo "warming up both for $WARMUP s each" >&2
-measure "$ON/api/products" "$WARMUP" >/dev/null
-measure "$OFF/api/products" "$WARMUP" >/dev/null
+echo "warming up both, twice $WARMUP s each, alternating" >&2
+for _ in 1 2; do
+	measure "$ON/api/products" "$WARMUP" >/dev/null
+	measure "$OFF/api/products" "$WARMUP" >/dev/null
+done
 alternate overhead starter-on "$ON/api/products" starter-off "$OFF/api/products"
 
 curl -sf -X POST -H 'Content-Type: application/json' -d '{"enabled": true, "level": 2}' \
@@ -153,7 +155,7 @@ echo "cheapest live route: GET $best" >&2
 alternate fallback "static-fallback" "$ON/api/recommendations" "live:$best" "$ON$best"
 
 {
-	echo "Both applications: \`java -Xms256m -Xmx256m -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false\`, the second one with \`--degradation.enabled=false\`. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $ROUNDS rounds per configuration, alternating, after ${WARMUP} s of warm-up each."
+	echo "Both applications: \`java -Xms256m -Xmx256m -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false\`, the second one with \`--degradation.enabled=false\`. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $ROUNDS rounds per configuration, alternating, after a warm-up of twice ${WARMUP} s each, alternating."
 	echo
 	echo "\`GET /api/products\` at level 0 (every tier live):"
 	echo

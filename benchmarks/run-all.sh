@@ -70,7 +70,7 @@ steps_table() { # label=json...
 	local entry
 	for entry in "$@"; do
 		[[ -f ${entry#*=} ]] || continue
-		jq -r --arg label "${entry%%=*}" '
+		jq -r --arg step "${entry%%=*}" '
 			def fmt: if . >= 100 then (round | tostring) else (. * 10 | round / 10 | tostring) end;
 			def cell: "\(.primaryMetric.score | fmt) ns, \(.secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then 0 else round end) B";
 			[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $d
