@@ -75,7 +75,7 @@ steps_table() { # label=json...
 			def cell: "\(.primaryMetric.score | fmt) ns, \(.secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then 0 else round end) B";
 			[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $d
 			| [ "100", "10000" ][] as $routes
-			| "| \($label) | \($routes) | "
+			| "| \($step) | \($routes) | "
 			  + ([ [ "literal", "pattern" ][] as $k | [ "hit", "miss" ][] as $r
 			       | $d[] | select(.params.kind == $k and .params.request == $r and .params.routes == $routes) | cell ]
 			     | join(" | ")) + " |"' "${entry#*=}"
