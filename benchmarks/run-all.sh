@@ -144,7 +144,7 @@ steps_table \
 	"linear scan (\`91d51fa\`)=$RESULTS/decision-91d51fa.json" \
 	"trie, every candidate confirmed by \`PathPattern.matches\` (\`6cd1255\`)=$RESULTS/decision-6cd1255.json" \
 	"+ literal patterns confirmed by the walk (\`56675f3\`)=$RESULTS/decision-56675f3.json" \
-	"+ separator recognized by identity (now, \`$(prop commit)\`)=$RESULTS/jmh.json" >"$tmp/steps"
+	"+ separator recognized by identity (now, \`da1651b\`)=$RESULTS/decision-da1651b.json" >"$tmp/steps"
 replace_section "$DOC" jmh-steps "$tmp/steps"
 replace_section "$DOC" targets "$tmp/targets"
 replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"

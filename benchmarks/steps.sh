@@ -7,6 +7,7 @@
 # per step. Waits first, like run-all.sh, for a quiet machine.
 #
 # Usage: benchmarks/steps.sh [COMMIT...]   (default: the steps listed in STEPS below)
+#        QUIET_WAIT=SECONDS bounds the wait for a quiet machine (default 1200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
@@ -16,10 +17,11 @@ STEPS=(
 	91d51fa # linear scan, in specificity order (the route table before this work)
 	6cd1255 # trie by literal start, every candidate confirmed by PathPattern.matches
 	56675f3 # + patterns without syntax confirmed by the walk
+	da1651b # + the shared separator recognized by identity (the lookup as it is now)
 )
 (($#)) && STEPS=("$@")
 RESULTS=$PWD/benchmarks/results
-wait_for_quiet_machine 1200
+wait_for_quiet_machine "${QUIET_WAIT:-1200}"
 for commit in "${STEPS[@]}"; do
 	dir=$(mktemp -d)
 	git archive "$commit" | tar -x -C "$dir"
