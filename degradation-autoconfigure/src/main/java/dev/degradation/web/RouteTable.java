@@ -20,7 +20,8 @@ import dev.degradation.manifest.Tier;
  * The manifest's routes compiled once for lookup by (method, path) on every request. Patterns
  * are Spring's {@link PathPattern}s, sorted as Spring MVC sorts them, so that the most specific
  * pattern wins just as it does when MVC picks a handler. {@code HEAD} requests also match
- * {@code GET} routes, as in MVC.
+ * {@code GET} routes, as in MVC. A lookup tests only the patterns that start with the literal
+ * segments the path starts with ({@link RouteIndex}), not every pattern of the manifest.
  */
 public final class RouteTable {
 
@@ -29,11 +30,11 @@ public final class RouteTable {
 	private static final Comparator<ShedRoute> SPECIFICITY = Comparator.comparing(ShedRoute::pattern,
 			PathPattern.SPECIFICITY_COMPARATOR);
 
-	private final Map<String, ShedRoute[]> routesByMethod;
+	private final Map<String, RouteIndex> routesByMethod;
 
 	private final List<ShedRoute> routes;
 
-	private RouteTable(Map<String, ShedRoute[]> routesByMethod, List<ShedRoute> routes) {
+	private RouteTable(Map<String, RouteIndex> routesByMethod, List<ShedRoute> routes) {
 		this.routesByMethod = routesByMethod;
 		this.routes = routes;
 	}
@@ -56,22 +57,22 @@ public final class RouteTable {
 		for (ShedRoute route : routes) {
 			grouped.computeIfAbsent(route.route().method(), (method) -> new ArrayList<>()).add(route);
 		}
-		Map<String, ShedRoute[]> byMethod = new HashMap<>();
-		grouped.forEach((method, candidates) -> byMethod.put(method, sorted(candidates)));
+		Map<String, RouteIndex> byMethod = new HashMap<>();
+		grouped.forEach((method, candidates) -> byMethod.put(method, indexed(candidates)));
 		// HEAD is answered by GET handlers unless a HEAD route is declared; on equal specificity
 		// the explicit HEAD route wins, as it does in MVC. The sort is stable.
 		List<ShedRoute> head = new ArrayList<>(grouped.getOrDefault("HEAD", List.of()));
 		head.addAll(grouped.getOrDefault("GET", List.of()));
 		if (!head.isEmpty()) {
-			byMethod.put("HEAD", sorted(head));
+			byMethod.put("HEAD", indexed(head));
 		}
 		return new RouteTable(Map.copyOf(byMethod), List.copyOf(routes));
 	}
 
-	private static ShedRoute[] sorted(List<ShedRoute> routes) {
+	private static RouteIndex indexed(List<ShedRoute> routes) {
 		List<ShedRoute> copy = new ArrayList<>(routes);
 		copy.sort(SPECIFICITY);
-		return copy.toArray(NONE);
+		return RouteIndex.of(copy.toArray(NONE));
 	}
 
 	/**
@@ -81,13 +82,8 @@ public final class RouteTable {
 	 * @return the most specific matching route, or {@code null}
 	 */
 	public @Nullable ShedRoute find(String method, PathContainer path) {
-		ShedRoute[] candidates = this.routesByMethod.getOrDefault(method, NONE);
-		for (ShedRoute candidate : candidates) {
-			if (candidate.pattern().matches(path)) {
-				return candidate;
-			}
-		}
-		return null;
+		RouteIndex index = this.routesByMethod.get(method);
+		return (index != null) ? index.find(path) : null;
 	}
 
 	/**

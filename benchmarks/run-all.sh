@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Regenerates every figure of docs/performance.md on this machine: the JMH benchmarks of the
+# request path (short but honest: 1 fork, 3 x 1 s warm-up, 5 x 1 s measurement, -prof gc), then
+# the load test of the sample shop (benchmarks/load.sh), then the tables, the machine and the
+# verdict on each target. Waits first (at most 20 minutes) for the 1-minute load average to drop
+# below 1.0, because other work on a 2-core machine distorts every figure; the load average is
+# recorded either way. Takes 10 to 35 minutes.
+#
+# Usage: benchmarks/run-all.sh [--render-only]
+#   --render-only  rewrite the document from the results already in benchmarks/results
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benchmarks/lib.sh
+
+DOC=docs/performance.md
+RESULTS=benchmarks/results
+JMH_ARGS=(-f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc)
+ensure_command jq jq
+
+if [[ ${1:-} != --render-only ]]; then
+	./mvnw -q -B -pl benchmarks,sample-app -am package -DskipTests
+	wait_for_quiet_machine 1200
+	{
+		echo "jmh.command=java -jar benchmarks/target/benchmarks.jar 'DecisionBenchmark|FallbackWriterBenchmark' ${JMH_ARGS[*]}"
+		echo "jmh.loadavg.start=$(cat /proc/loadavg)"
+	} >"$RESULTS/run.properties"
+	java -jar benchmarks/target/benchmarks.jar 'DecisionBenchmark|FallbackWriterBenchmark' "${JMH_ARGS[@]}" \
+		-rf json -rff "$RESULTS/jmh.json" | tee "$RESULTS/jmh.log" | grep -E '^(Benchmark|Decision|Fallback)' || true
+	echo "jmh.loadavg.end=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
+	# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
+	wait_for_quiet_machine 300
+	echo "load.loadavg.start=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
+	benchmarks/load.sh --no-build
+	echo "load.loadavg.end=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
+	{
+		echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
+		echo "commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- degradation-autoconfigure benchmarks/src || echo ' (with uncommitted changes)')"
+		echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+		echo "nproc=$(nproc)"
+		echo "memory=$(free -g | awk '/^Mem:/ { print $2 " GiB" }')"
+		echo "java=$(java -version 2>&1 | tr '\n' ' ' | sed 's/ *$//')"
+		echo "os=$(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r)"
+	} >>"$RESULTS/run.properties"
+fi
+
+prop() { grep -m1 "^$1=" "$RESULTS/run.properties" | cut -d= -f2-; }
+
+# A pivot of the decision benchmark: a row per (paths, request), a column per number of routes.
+decision_table() { # json
+	jq -r '
+		def fmt: if . >= 100 then (. * 10 | round / 10 | tostring) else (. * 100 | round / 100 | tostring) end;
+		def alloc: .secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then "0" else (round | tostring) end;
+		[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $all
+		| "| paths | request | 10 routes | 100 routes | 1,000 routes | 10,000 routes | 10,000 / 10 | B/op (10 / 100 / 1,000 / 10,000) |",
+		  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+		  ( [ "literal", "pattern" ][] as $kind | [ "hit", "miss" ][] as $request
+		    | [ $all[] | select(.params.kind == $kind and .params.request == $request) ]
+		    | sort_by(.params.routes | tonumber) as $rows
+		    | "| \($kind) | \($request) | "
+		      + ([ $rows[] | "\(.primaryMetric.score | fmt) ± \(.primaryMetric.scoreError | fmt)" ] | join(" | "))
+		      + " | \(($rows[-1].primaryMetric.score / $rows[0].primaryMetric.score) | fmt)x | "
+		      + ([ $rows[] | alloc ] | join(" / ")) + " |" )' "$1"
+}
+
+# One row per step of the lookup's history (benchmarks/steps.sh) and one for now: ns/op and B/op
+# of every (paths, request) at 100 and at 10,000 routes.
+steps_table() { # label=json...
+	echo "| step | routes | literal hit | literal miss | pattern hit | pattern miss |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+	local entry
+	for entry in "$@"; do
+		[[ -f ${entry#*=} ]] || continue
+		jq -r --arg step "${entry%%=*}" '
+			def fmt: if . >= 100 then (round | tostring) else (. * 10 | round / 10 | tostring) end;
+			def cell: "\(.primaryMetric.score | fmt) ns, \(.secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then 0 else round end) B";
+			[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $d
+			| [ "100", "10000" ][] as $routes
+			| "| \($step) | \($routes) | "
+			  + ([ [ "literal", "pattern" ][] as $k | [ "hit", "miss" ][] as $r
+			       | $d[] | select(.params.kind == $k and .params.request == $r and .params.routes == $routes) | cell ]
+			     | join(" | ")) + " |"' "${entry#*=}"
+	done
+}
+
+fallback_table() { # json
+	jq -r '
+		def fmt: (. * 100 | round / 100 | tostring);
+		"| response | fallback | ns/op | B/op |", "| --- | --- | ---: | ---: |",
+		( .[] | select(.benchmark | contains("FallbackWriterBenchmark"))
+		  | "| \(.benchmark | split(".") | last | if . == "noOpResponse" then "no-op (writer only)" else "MockHttpServletResponse" end) | \(.params.fallback) | \(.primaryMetric.score | fmt) ± \(.primaryMetric.scoreError | fmt) | \(.secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then "0" else (round | tostring) end) |" )' "$1"
+}
+
+targets_table() {
+	local json=$RESULTS/jmh.json overhead fallback
+	overhead=$(awk '$1 == "overhead" { rps[$3] += $4; n[$3]++ } END { printf "%.3f", (rps["starter-on"] / n["starter-on"]) / (rps["starter-off"] / n["starter-off"]) }' "$RESULTS/load.tsv")
+	fallback=$(awk '$1 == "fallback" { if ($3 == "static-fallback") { f += $4; nf++ } else { l += $4; nl++ } } END { printf "%.3f", (f / nf) / (l / nl) }' "$RESULTS/load.tsv")
+	jq -r --arg overhead "$overhead" --arg fallback "$fallback" '
+		def fmt: (. * 10 | round / 10 | tostring);
+		def verdict(ok): if ok then "met" else "**missed**" end;
+		[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $d
+		| ([ $d[] | select(.params.routes == "100") | .primaryMetric.score ] | max) as $at100
+		| ([ $d[] | select(.params.request == "miss") | .primaryMetric.score ] | max) as $miss
+		| ([ [ "literal", "pattern" ][] as $k | [ "hit", "miss" ][] as $r
+		     | [ $d[] | select(.params.kind == $k and .params.request == $r) ] | sort_by(.params.routes | tonumber)
+		     | .[-1].primaryMetric.score / .[0].primaryMetric.score ] | max) as $growth
+		| ([ $d[] | .secondaryMetrics["gc.alloc.rate.norm"].score ]) as $alloc
+		| ([ $d[] | select(.params.kind == "literal") | .secondaryMetrics["gc.alloc.rate.norm"].score ] | max) as $literalAlloc
+		| "| target | measured | verdict |", "| --- | --- | --- |",
+		  "| decision <= 50 ns at 100 routes (hit and miss, literal and pattern) | slowest of the four: \($at100 | fmt) ns | \(verdict($at100 <= 50)) |",
+		  "| decision <= 50 ns for a request that matches no route (any size) | slowest miss: \($miss | fmt) ns | \(verdict($miss <= 50)) |",
+		  "| growth no worse than logarithmic from 10 to 10,000 routes (log 10,000 / log 10 = 4x) | worst 10,000 / 10 ratio: \($growth | fmt)x | \(verdict($growth <= 4)) |",
+		  "| no allocation in the decision (~0 B/op) | literal manifests: \($literalAlloc | round) B/op; all rows: \($alloc | min | round) to \($alloc | max | round) B/op | \(verdict(($alloc | max) < 1)) |",
+		  "| starter on keeps >= 98 % of the throughput of the starter off | ratio \($overhead) | \(verdict(($overhead | tonumber) >= 0.98)) |",
+		  "| static fallback at least as fast as the cheapest live route | ratio \($fallback) | \(verdict(($fallback | tonumber) >= 1.0)) |"
+	' "$json"
+}
+
+machine_section() {
+	cat <<MD
+| | |
+| --- | --- |
+| measured | $(prop date), commit \`$(prop commit)\` |
+| CPU | $(prop cpu), \`nproc\` = $(prop nproc) |
+| memory | $(prop memory) |
+| JVM | \`$(prop java)\` |
+| OS | $(prop os) |
+| load average (\`/proc/loadavg\`) | JMH: $(prop jmh.loadavg.start) at the start, $(prop jmh.loadavg.end) at the end; load test: $(prop load.loadavg.start) at the start, $(prop load.loadavg.end) at the end |
+| JMH | \`$(prop jmh.command) -rf json\` |
+MD
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+machine_section >"$tmp/machine"
+decision_table "$RESULTS/jmh.json" >"$tmp/after"
+decision_table "$RESULTS/decision-before.json" >"$tmp/before"
+fallback_table "$RESULTS/jmh.json" >"$tmp/fallback"
+targets_table >"$tmp/targets"
+replace_section "$DOC" machine "$tmp/machine"
+replace_section "$DOC" jmh-decision "$tmp/after"
+replace_section "$DOC" jmh-before "$tmp/before"
+replace_section "$DOC" jmh-fallback "$tmp/fallback"
+steps_table \
+	"linear scan (\`91d51fa\`)=$RESULTS/decision-91d51fa.json" \
+	"trie, every candidate confirmed by \`PathPattern.matches\` (\`6cd1255\`)=$RESULTS/decision-6cd1255.json" \
+	"+ literal patterns confirmed by the walk (\`56675f3\`)=$RESULTS/decision-56675f3.json" \
+	"+ separator recognized by identity (now, \`da1651b\`)=$RESULTS/decision-da1651b.json" >"$tmp/steps"
+replace_section "$DOC" jmh-steps "$tmp/steps"
+replace_section "$DOC" targets "$tmp/targets"
+replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"
+replace_section "$DOC" load-fallback "$RESULTS/load-fallback.md"
+echo "rewrote $DOC" >&2
