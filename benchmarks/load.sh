@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-BUILD=1 ROUNDS=5 DURATION=10 WARMUP=15 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md
+BUILD=1 ROUNDS=10 DURATION=5 WARMUP=15 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;

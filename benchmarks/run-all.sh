@@ -30,6 +30,7 @@ if [[ ${1:-} != --render-only ]]; then
 	# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
 	wait_for_quiet_machine 300
 	echo "load.loadavg.start=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
+	echo "load.date=$(date -u +%Y-%m-%dT%H:%MZ)" >>"$RESULTS/run.properties"
 	benchmarks/load.sh --no-build
 	echo "load.loadavg.end=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
 	{
@@ -119,13 +120,13 @@ machine_section() {
 	cat <<MD
 | | |
 | --- | --- |
-| measured | $(prop date), commit \`$(prop commit)\` |
+| measured | JMH $(prop date), commit \`$(prop commit)\`; load test $(prop load.date) |
 | CPU | $(prop cpu), \`nproc\` = $(prop nproc) |
 | memory | $(prop memory) |
 | JVM | \`$(prop java)\` |
 | OS | $(prop os) |
 | load average (\`/proc/loadavg\`) | JMH: $(prop jmh.loadavg.start) at the start, $(prop jmh.loadavg.end) at the end; load test: $(prop load.loadavg.start) at the start, $(prop load.loadavg.end) at the end |
-| JMH | \`$(prop jmh.command) -rf json\` |
+| JMH | \`$(prop jmh.command | sed "s/|/\\\\|/g") -rf json\` |
 MD
 }
 
