@@ -65,8 +65,7 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		DegradationManifest degradationManifest(DegradationProperties properties, ResourceLoader resourceLoader,
-				Environment environment) {
+		DegradationManifest degradationManifest(ResourceLoader resourceLoader, Environment environment) {
 			ManifestLocation location = ManifestLocation.of(environment);
 			Resource resource = location.resolve(resourceLoader);
 			if (!resource.exists()) {
