@@ -1,6 +1,7 @@
 package dev.degradation.web;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +20,11 @@ import org.springframework.http.server.PathContainer.PathSegment;
  * <p>A pattern can only match a path whose elements begin with the pattern's literal start (a
  * literal segment matches exactly one equal path segment, a separator one separator), so walking
  * the path down a trie of those starts visits every route that can match. The index only narrows:
- * every candidate is confirmed with {@code PathPattern.matches}, except a pattern without any
- * syntax, which is its own literal start and matches exactly the paths whose elements the walk has
- * just compared (this spares the lookup the matching context that {@code PathPattern} allocates).
+ * what follows the literal start of a candidate is confirmed by its {@link Tail} when the pattern
+ * is built only of the common shapes (literal segments, {@code {var}}, {@code *}, and a final
+ * {@code **} or {@code {*var}}), and by {@code PathPattern.matches} otherwise. The tail follows
+ * {@code PathPattern}'s rules element by element but allocates nothing, where
+ * {@code PathPattern.matches} allocates a matching context on every call.
  * Routes are ranked by one sort over all of the method's routes with
  * {@code PathPattern.SPECIFICITY_COMPARATOR}; the best-ranked match over the visited nodes is the
  * route that a scan in that order finds first. {@code docs/performance.md} has the benchmarks.
@@ -59,7 +62,7 @@ final class RouteIndex {
 			for (Element element : literalStart(pattern)) {
 				node = node.child(element);
 			}
-			node.candidates.add(new Candidate(ranked[rank], rank, literalEnd(pattern) == pattern.length()));
+			node.candidates.add(new Candidate(ranked[rank], rank, Tail.of(pattern.substring(literalEnd(pattern)))));
 		}
 		return new RouteIndex(root.build());
 	}
@@ -107,26 +110,177 @@ final class RouteIndex {
 			}
 		}
 		int best = (deeper != null) ? deeper.rank : Integer.MAX_VALUE;
-		boolean wholePath = next == elements.size();
 		// A node's candidates are in rank order: its first match is its best.
 		for (Candidate candidate : node.candidates) {
 			if (candidate.rank >= best) {
 				break;
 			}
-			if (candidate.literal ? wholePath : candidate.route.pattern().matches(path)) {
+			if ((candidate.tail != null) ? candidate.tail.matches(elements, next)
+					: candidate.route.pattern().matches(path)) {
 				return candidate;
 			}
 		}
 		return deeper;
 	}
 
+	private static boolean isSeparator(Element element) {
+		return element == SEPARATOR || !(element instanceof PathSegment);
+	}
+
 	/**
 	 * A route at its node.
 	 * @param route the route
 	 * @param rank its position among the method's routes, most specific first
-	 * @param literal whether its pattern has no syntax at all, and so ends at its node
+	 * @param tail what its pattern requires of the path after its literal start, or {@code null}
+	 * when only {@code PathPattern.matches} can tell
 	 */
-	private record Candidate(ShedRoute route, int rank, boolean literal) {
+	private record Candidate(ShedRoute route, int rank, @Nullable Tail tail) {
+
+	}
+
+	/**
+	 * The part of a pattern after its literal start, compiled to steps over path elements, for
+	 * the shapes most manifests use. Each step does what the {@code PathPattern} element of the
+	 * same syntax does when it matches a whole path: a separator matches one separator; a literal
+	 * one segment whose decoded value without parameters is equal; {@code {var}} (without a
+	 * regular expression) one segment whose value is not empty; {@code *} one segment, not empty
+	 * unless it is the last step; a final {@code **} or {@code {*var}}, together with the
+	 * separator before it, the end of the path or everything from a separator on. Anything else
+	 * (regular expressions, {@code ?}, partial wildcards, {@code **} before the end, encoded or
+	 * parameterized pattern text) is left to {@code PathPattern.matches}.
+	 */
+	static final class Tail {
+
+		private static final byte SEPARATOR_STEP = 0;
+
+		private static final byte LITERAL_STEP = 1;
+
+		private static final byte VARIABLE_STEP = 2;
+
+		private static final byte WILDCARD_STEP = 3;
+
+		private static final byte REST_STEP = 4;
+
+		/** Characters that give a segment a meaning {@code Tail} does not model. */
+		private static final String UNMODELLED = "{}*?%;:";
+
+		private final byte[] steps;
+
+		private final @Nullable String[] literals;
+
+		private Tail(byte[] steps, @Nullable String[] literals) {
+			this.steps = steps;
+			this.literals = literals;
+		}
+
+		/**
+		 * Compile the part of a pattern after its literal start.
+		 * @param tail the pattern text from the end of its literal start (empty, or starting with
+		 * the separator before the first segment with syntax)
+		 * @return the tail, or {@code null} when the pattern needs {@code PathPattern.matches}
+		 */
+		static @Nullable Tail of(String tail) {
+			List<Element> elements = PathContainer.parsePath(tail).elements();
+			byte[] steps = new byte[elements.size()];
+			String[] literals = new String[elements.size()];
+			int count = 0;
+			for (int i = 0; i < elements.size(); i++) {
+				Element element = elements.get(i);
+				if (!(element instanceof PathSegment)) {
+					steps[count++] = SEPARATOR_STEP;
+					continue;
+				}
+				String text = element.value();
+				if (text.equals("**") || isCaptureOfTheRest(text)) {
+					// PathPattern folds the separator before it into the element, and only allows it last.
+					if (i != elements.size() - 1 || count == 0 || steps[count - 1] != SEPARATOR_STEP) {
+						return null;
+					}
+					steps[count - 1] = REST_STEP;
+				}
+				else if (text.equals("*")) {
+					steps[count++] = WILDCARD_STEP;
+				}
+				else if (isPlainVariable(text)) {
+					steps[count++] = VARIABLE_STEP;
+				}
+				else if (hasNone(text, UNMODELLED)) {
+					literals[count] = ((PathSegment) element).valueToMatch();
+					steps[count++] = LITERAL_STEP;
+				}
+				else {
+					return null;
+				}
+			}
+			return new Tail(Arrays.copyOf(steps, count), Arrays.copyOf(literals, count));
+		}
+
+		private static boolean isCaptureOfTheRest(String text) {
+			return text.length() > 3 && text.startsWith("{*") && text.endsWith("}")
+					&& hasNone(text.substring(2, text.length() - 1), UNMODELLED);
+		}
+
+		private static boolean isPlainVariable(String text) {
+			return text.length() > 2 && text.charAt(0) == '{' && text.endsWith("}")
+					&& hasNone(text.substring(1, text.length() - 1), UNMODELLED);
+		}
+
+		private static boolean hasNone(String text, String characters) {
+			for (int i = 0; i < text.length(); i++) {
+				if (characters.indexOf(text.charAt(i)) >= 0) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		/**
+		 * Tell whether the elements from an index on are what this tail requires, to the end.
+		 * @param elements the path's elements
+		 * @param from the index of the first element after the literal start
+		 * @return whether they match
+		 */
+		boolean matches(List<? extends Element> elements, int from) {
+			int size = elements.size();
+			int index = from;
+			byte[] steps = this.steps;
+			int last = steps.length - 1;
+			for (int step = 0; step <= last; step++) {
+				if (steps[step] == REST_STEP) {
+					// The rest: nothing more, or a separator and anything after it.
+					return index == size || isSeparator(elements.get(index));
+				}
+				if (index >= size) {
+					// A final * also matches where the path ends: /a/* matches /a/.
+					return steps[step] == WILDCARD_STEP && step == last;
+				}
+				if (!matches(step, elements.get(index), step == last)) {
+					return false;
+				}
+				index++;
+			}
+			return index == size;
+		}
+
+		/** Whether one step, other than the rest, matches one element of the path. */
+		private boolean matches(int step, Element element, boolean last) {
+			if (this.steps[step] == SEPARATOR_STEP) {
+				return isSeparator(element);
+			}
+			String value = valueToMatch(element);
+			if (value == null) {
+				return false;
+			}
+			if (this.steps[step] == LITERAL_STEP) {
+				return value.equals(this.literals[step]);
+			}
+			// {var} never matches an empty segment, * only when it is the last step.
+			return !value.isEmpty() || (this.steps[step] == WILDCARD_STEP && last);
+		}
+
+		private static @Nullable String valueToMatch(Element element) {
+			return (element != SEPARATOR && element instanceof PathSegment segment) ? segment.valueToMatch() : null;
+		}
 
 	}
 

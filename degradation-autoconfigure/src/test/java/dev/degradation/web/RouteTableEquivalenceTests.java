@@ -78,6 +78,22 @@ class RouteTableEquivalenceTests {
 		assertThat(literalStart("/api//x/")).isEqualTo("/api//x/");
 	}
 
+	@Test
+	void theCommonShapesAreMatchedWithoutPathPattern() {
+		assertThat(RouteIndex.Tail.of("")).isNotNull();
+		assertThat(RouteIndex.Tail.of("/{id}")).isNotNull();
+		assertThat(RouteIndex.Tail.of("/{id}/items/*")).isNotNull();
+		assertThat(RouteIndex.Tail.of("/**")).isNotNull();
+		assertThat(RouteIndex.Tail.of("/{tenant}/exports/{*rest}")).isNotNull();
+		assertThat(RouteIndex.Tail.of("/{id:\\d+}")).isNull();
+		assertThat(RouteIndex.Tail.of("/a*")).isNull();
+		assertThat(RouteIndex.Tail.of("/?b")).isNull();
+		assertThat(RouteIndex.Tail.of("/x{id}")).isNull();
+		assertThat(RouteIndex.Tail.of("/**/a")).isNull();
+		assertThat(RouteIndex.Tail.of("/{id}/a%20b")).isNull();
+		assertThat(RouteIndex.Tail.of("/{id}/a;b")).isNull();
+	}
+
 	private static String literalStart(String pattern) {
 		return RouteIndex.literalStart(pattern).stream().map(PathContainer.Element::value).collect(Collectors.joining());
 	}
