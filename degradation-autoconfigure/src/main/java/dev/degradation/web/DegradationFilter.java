@@ -76,12 +76,17 @@ public class DegradationFilter implements Filter {
 	}
 
 	private @Nullable ShedRoute shedRoute(HttpServletRequest request, DegradationState state) {
+		RouteIndex routes = this.routes.index(request.getMethod());
+		if (routes == null) {
+			// No route has this method: spare the request the parsing of its path.
+			return null;
+		}
 		boolean alreadyParsed = ServletRequestPathUtils.hasParsedRequestPath(request);
 		RequestPath requestPath = alreadyParsed ? ServletRequestPathUtils.getParsedRequestPath(request)
 				: ServletRequestPathUtils.parseAndCache(request);
 		try {
 			PathContainer path = requestPath.pathWithinApplication();
-			ShedRoute route = this.routes.find(request.getMethod(), path);
+			ShedRoute route = routes.find(path);
 			if (route == null || !state.sheds(route.priority())) {
 				return null;
 			}

@@ -82,8 +82,18 @@ public final class RouteTable {
 	 * @return the most specific matching route, or {@code null}
 	 */
 	public @Nullable ShedRoute find(String method, PathContainer path) {
-		RouteIndex index = this.routesByMethod.get(method);
+		RouteIndex index = index(method);
 		return (index != null) ? index.find(path) : null;
+	}
+
+	/**
+	 * Return the routes of one method, so that a caller can tell that a method has none before it
+	 * parses the request's path.
+	 * @param method the HTTP method
+	 * @return the method's routes, or {@code null} when it has none
+	 */
+	@Nullable RouteIndex index(String method) {
+		return this.routesByMethod.get(method);
 	}
 
 	/**
