@@ -86,41 +86,36 @@ final class RouteIndex {
 	}
 
 	/**
-	 * Find the best-ranked route whose pattern matches a path.
+	 * Find the best-ranked route whose pattern matches a path: walk down the trie along the path,
+	 * and at each node test its candidates that rank better than the best match so far (a node's
+	 * candidates are in rank order, so its first match is its best).
 	 * @param path the path within the application
 	 * @return the route, or {@code null}
 	 */
 	@Nullable ShedRoute find(PathContainer path) {
-		Candidate found = find(this.root, path.elements(), 0, path);
-		return (found != null) ? found.route : null;
-	}
-
-	/**
-	 * Find the best match at a node and below it. The deepest node goes first: its patterns start
-	 * with more literal segments, so they tend to rank better, and every pattern that ranks worse
-	 * than a match already found is not tested at all.
-	 */
-	private static @Nullable Candidate find(Node node, List<? extends Element> elements, int next,
-			PathContainer path) {
-		Candidate deeper = null;
-		if (next < elements.size()) {
-			Node child = node.child(elements.get(next));
-			if (child != null) {
-				deeper = find(child, elements, next + 1, path);
+		List<Element> elements = path.elements();
+		int size = elements.size();
+		Candidate best = null;
+		Node node = this.root;
+		for (int next = 0;; next++) {
+			for (Candidate candidate : node.candidates) {
+				if (best != null && candidate.rank >= best.rank) {
+					break;
+				}
+				if (candidate.matches(elements, next, path)) {
+					best = candidate;
+					break;
+				}
 			}
-		}
-		int best = (deeper != null) ? deeper.rank : Integer.MAX_VALUE;
-		// A node's candidates are in rank order: its first match is its best.
-		for (Candidate candidate : node.candidates) {
-			if (candidate.rank >= best) {
+			if (next == size) {
 				break;
 			}
-			if ((candidate.tail != null) ? candidate.tail.matches(elements, next)
-					: candidate.route.pattern().matches(path)) {
-				return candidate;
+			node = node.child(elements.get(next));
+			if (node == null) {
+				break;
 			}
 		}
-		return deeper;
+		return (best != null) ? best.route : null;
 	}
 
 	private static boolean isSeparator(Element element) {
@@ -135,6 +130,11 @@ final class RouteIndex {
 	 * when only {@code PathPattern.matches} can tell
 	 */
 	private record Candidate(ShedRoute route, int rank, @Nullable Tail tail) {
+
+		/** Whether the path matches, given that its first elements are the literal start. */
+		boolean matches(List<Element> elements, int next, PathContainer path) {
+			return (this.tail != null) ? this.tail.matches(elements, next) : this.route.pattern().matches(path);
+		}
 
 	}
 
@@ -240,7 +240,7 @@ final class RouteIndex {
 		 * @param from the index of the first element after the literal start
 		 * @return whether they match
 		 */
-		boolean matches(List<? extends Element> elements, int from) {
+		boolean matches(List<Element> elements, int from) {
 			int size = elements.size();
 			int index = from;
 			byte[] steps = this.steps;
@@ -284,6 +284,12 @@ final class RouteIndex {
 
 	}
 
+	/**
+	 * A node of the trie. Its segment children sit in an open-addressing table that keeps each
+	 * key's hash beside it, so that a lookup compares strings only when their hashes are equal
+	 * ({@code Map.copyOf}'s table compares every key it probes, and most of a lookup's time went
+	 * there).
+	 */
 	private static final class Node {
 
 		private static final Candidate[] NONE = {};
@@ -292,17 +298,54 @@ final class RouteIndex {
 
 		private final @Nullable Node separator;
 
-		private final Map<String, Node> segments;
+		private final @Nullable String[] keys;
+
+		private final int[] hashes;
+
+		private final @Nullable Node[] children;
+
+		private final int mask;
 
 		Node(List<Candidate> candidates, @Nullable Node separator, Map<String, Node> segments) {
 			this.candidates = candidates.toArray(NONE);
 			this.separator = separator;
-			this.segments = segments;
+			// At most half full, so that a probe ends at an empty slot soon; one empty slot for a leaf.
+			int capacity = segments.isEmpty() ? 1 : Integer.highestOneBit(segments.size() * 2) * 2;
+			this.keys = new String[capacity];
+			this.hashes = new int[capacity];
+			this.children = new Node[capacity];
+			this.mask = capacity - 1;
+			segments.forEach((key, child) -> {
+				int slot = slot(key.hashCode());
+				while (this.keys[slot] != null) {
+					slot = (slot + 1) & this.mask;
+				}
+				this.keys[slot] = key;
+				this.hashes[slot] = key.hashCode();
+				this.children[slot] = child;
+			});
 		}
 
-		@Nullable Node child(Object element) {
-			return (element != SEPARATOR && element instanceof PathSegment segment)
-					? this.segments.get(segment.valueToMatch()) : this.separator;
+		@Nullable Node child(Element element) {
+			return (element != SEPARATOR && element instanceof PathSegment segment) ? segment(segment.valueToMatch())
+					: this.separator;
+		}
+
+		private @Nullable Node segment(String value) {
+			int hash = value.hashCode();
+			for (int slot = slot(hash);; slot = (slot + 1) & this.mask) {
+				String key = this.keys[slot];
+				if (key == null) {
+					return null;
+				}
+				if (this.hashes[slot] == hash && key.equals(value)) {
+					return this.children[slot];
+				}
+			}
+		}
+
+		private int slot(int hash) {
+			return (hash ^ (hash >>> 16)) & this.mask;
 		}
 
 	}
@@ -328,8 +371,7 @@ final class RouteIndex {
 		Node build() {
 			Map<String, Node> built = new HashMap<>();
 			this.segments.forEach((value, child) -> built.put(value, child.build()));
-			return new Node(this.candidates, (this.separator != null) ? this.separator.build() : null,
-					Map.copyOf(built));
+			return new Node(this.candidates, (this.separator != null) ? this.separator.build() : null, built);
 		}
 
 	}
