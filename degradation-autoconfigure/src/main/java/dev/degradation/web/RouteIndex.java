@@ -64,7 +64,7 @@ final class RouteIndex {
 			}
 			node.candidates.add(new Candidate(ranked[rank], rank, Tail.of(pattern.substring(literalEnd(pattern)))));
 		}
-		return new RouteIndex(root.build());
+		return new RouteIndex(new Node(root, null, 0));
 	}
 
 	/**
@@ -86,33 +86,36 @@ final class RouteIndex {
 	}
 
 	/**
-	 * Find the best-ranked route whose pattern matches a path: walk down the trie along the path,
-	 * and at each node test its candidates that rank better than the best match so far (a node's
-	 * candidates are in rank order, so its first match is its best).
+	 * Find the best-ranked route whose pattern matches a path. The walk goes down the trie along
+	 * the path as far as it leads, then back up, testing at each node the candidates that rank
+	 * better than the best match so far. The deepest node goes first because its patterns start
+	 * with more literal segments and so tend to rank better: a pattern that ranks worse than a
+	 * match already found is not tested at all. A node's candidates are in rank order, so its
+	 * first match is its best.
 	 * @param path the path within the application
 	 * @return the route, or {@code null}
 	 */
 	@Nullable ShedRoute find(PathContainer path) {
 		List<Element> elements = path.elements();
 		int size = elements.size();
-		Candidate best = null;
 		Node node = this.root;
-		for (int next = 0;; next++) {
+		while (node.depth < size) {
+			Node child = node.child(elements.get(node.depth));
+			if (child == null) {
+				break;
+			}
+			node = child;
+		}
+		Candidate best = null;
+		for (; node != null; node = node.parent) {
 			for (Candidate candidate : node.candidates) {
 				if (best != null && candidate.rank >= best.rank) {
 					break;
 				}
-				if (candidate.matches(elements, next, path)) {
+				if (candidate.matches(elements, node.depth, path)) {
 					best = candidate;
 					break;
 				}
-			}
-			if (next == size) {
-				break;
-			}
-			node = node.child(elements.get(next));
-			if (node == null) {
-				break;
 			}
 		}
 		return (best != null) ? best.route : null;
@@ -306,23 +309,31 @@ final class RouteIndex {
 
 		private final int mask;
 
-		Node(List<Candidate> candidates, @Nullable Node separator, Map<String, Node> segments) {
-			this.candidates = candidates.toArray(NONE);
-			this.separator = separator;
+		/** The node of the literal start one element shorter, {@code null} at the root. */
+		final @Nullable Node parent;
+
+		/** The number of path elements the literal start of this node's patterns spans. */
+		final int depth;
+
+		Node(NodeBuilder builder, @Nullable Node parent, int depth) {
+			this.candidates = builder.candidates.toArray(NONE);
+			this.parent = parent;
+			this.depth = depth;
+			this.separator = (builder.separator != null) ? new Node(builder.separator, this, depth + 1) : null;
 			// At most half full, so that a probe ends at an empty slot soon; one empty slot for a leaf.
-			int capacity = segments.isEmpty() ? 1 : Integer.highestOneBit(segments.size() * 2) * 2;
+			int capacity = builder.segments.isEmpty() ? 1 : Integer.highestOneBit(builder.segments.size() * 2) * 2;
 			this.keys = new String[capacity];
 			this.hashes = new int[capacity];
 			this.children = new Node[capacity];
 			this.mask = capacity - 1;
-			segments.forEach((key, child) -> {
+			builder.segments.forEach((key, child) -> {
 				int slot = slot(key.hashCode());
 				while (this.keys[slot] != null) {
 					slot = (slot + 1) & this.mask;
 				}
 				this.keys[slot] = key;
 				this.hashes[slot] = key.hashCode();
-				this.children[slot] = child;
+				this.children[slot] = new Node(child, this, depth + 1);
 			});
 		}
 
@@ -366,12 +377,6 @@ final class RouteIndex {
 				this.separator = new NodeBuilder();
 			}
 			return this.separator;
-		}
-
-		Node build() {
-			Map<String, Node> built = new HashMap<>();
-			this.segments.forEach((value, child) -> built.put(value, child.build()));
-			return new Node(this.candidates, (this.separator != null) ? this.separator.build() : null, built);
 		}
 
 	}
