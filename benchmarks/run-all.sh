@@ -145,7 +145,9 @@ steps_table \
 	"linear scan (\`91d51fa\`)=$RESULTS/decision-91d51fa.json" \
 	"trie, every candidate confirmed by \`PathPattern.matches\` (\`6cd1255\`)=$RESULTS/decision-6cd1255.json" \
 	"+ literal patterns confirmed by the walk (\`56675f3\`)=$RESULTS/decision-56675f3.json" \
-	"+ separator recognized by identity (now, \`da1651b\`)=$RESULTS/decision-da1651b.json" >"$tmp/steps"
+	"+ separator recognized by identity (\`da1651b\`)=$RESULTS/decision-da1651b.json" \
+	"+ common pattern shapes confirmed by the tail, not \`PathPattern.matches\` (\`67ae3ab\`)=$RESULTS/decision-67ae3ab.json" \
+	"+ hashed child table, no recursion (now, \`738ee5d\`)=$RESULTS/decision-738ee5d.json" >"$tmp/steps"
 replace_section "$DOC" jmh-steps "$tmp/steps"
 replace_section "$DOC" targets "$tmp/targets"
 replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"

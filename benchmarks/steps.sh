@@ -17,7 +17,9 @@ STEPS=(
 	91d51fa # linear scan, in specificity order (the route table before this work)
 	6cd1255 # trie by literal start, every candidate confirmed by PathPattern.matches
 	56675f3 # + patterns without syntax confirmed by the walk
-	da1651b # + the shared separator recognized by identity (the lookup as it is now)
+	da1651b # + the shared separator recognized by identity
+	67ae3ab # + the common pattern shapes confirmed by an allocation-free tail, not PathPattern.matches
+	738ee5d # + segment children in a table that compares hashes first, walk without recursion (now)
 )
 (($#)) && STEPS=("$@")
 RESULTS=$PWD/benchmarks/results
