@@ -76,7 +76,7 @@ final class RouteIndex {
 		return PathContainer.parsePath(pattern.substring(0, literalEnd(pattern))).elements();
 	}
 
-	private static int literalEnd(String pattern) {
+	static int literalEnd(String pattern) {
 		for (int i = 0; i < pattern.length(); i++) {
 			if (NOT_LITERAL.indexOf(pattern.charAt(i)) >= 0) {
 				return Math.max(pattern.lastIndexOf('/', i), 0);
@@ -183,6 +183,10 @@ final class RouteIndex {
 		 * @return the tail, or {@code null} when the pattern needs {@code PathPattern.matches}
 		 */
 		static @Nullable Tail of(String tail) {
+			if (!tail.isEmpty() && tail.charAt(0) != '/') {
+				// A pattern without a leading separator: PathPattern treats its head specially.
+				return null;
+			}
 			List<Element> elements = PathContainer.parsePath(tail).elements();
 			byte[] steps = new byte[elements.size()];
 			String[] literals = new String[elements.size()];
