@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test of the sample shop on this machine, loopback only, bounded in time (about 11 minutes
+# Load test of the sample shop on this machine, loopback only, bounded in time (10 to 12 minutes
 # with the defaults), stopping its applications on exit.
 #
 #   1. Throughput of a trivial core endpoint (GET /api/products) with the starter on and every tier
@@ -18,22 +18,35 @@
 #      same way (the two alternate, paired ratios, interval).
 #
 # Noise. Every application gets the same JVM flags (JVM_FLAGS below: fixed heap, pre-touched, G1
-# named explicitly so that pinning, which makes the JVM see one CPU, does not switch it to Serial).
-# Pinning (--pin, the default on a machine with 2 or more CPUs): the three applications run on
-# CPU 0 (taskset -c 0) and wrk on CPU 1 (taskset -c 1), so that the load generator and the server
-# do not take each other's core and the scheduler does not move them around. Why this is the
-# default: TO BE MEASURED.
+# named explicitly, so that pinning, which makes a JVM see one CPU, cannot switch it to Serial), and
+# is warmed up until its throughput settles (warm_up below). Rounds are short (3 s) and many (30),
+# so that the three measurements of a round lie within 9 s of each other and a change of the
+# machine's speed during a round, the main noise here, spoils few of the paired ratios. (On this
+# machine one warmed application, alone under load, went from 25,000 to 16,500 requests/s over
+# 90 s at the same CPU time, and consecutive 1 s measurements differ by about 7 %.)
+#
+# Pinning: not by default. --pin runs the three applications on CPU 0 (taskset -c 0) and wrk on
+# CPU 1 (taskset -c 1). Measured on this 2-core machine, 3 runs each, alternating pinned and not
+# pinned, 6 rounds of 3 s each (the raw rounds are in benchmarks/results/pinning/): the standard
+# deviation of the paired control / starter-on ratio within a run was 0.125, 0.025 and 0.153
+# pinned, against 0.062, 0.019 and 0.056 not pinned, and its mean ranged over 0.966 to 1.074 pinned
+# against 0.964 to 1.029 not pinned. Pinned, an application has one core for its request threads
+# and its JIT compiler threads together: no pinned run settled within 4 warm-up passes (every JVM
+# at least doubled its throughput during them; 2 of the 3 runs not pinned settled), and the rounds
+# averaged about 16,000 requests/s against about 20,000 not pinned. Pinning widened the A/A
+# spread, so it is off.
 #
 # Prints the tables and writes them into the generated sections of docs/performance.md.
 #
 # Usage: benchmarks/load.sh [--no-build] [--rounds N] [--duration SECONDS] [--warmup SECONDS]
 #                           [--pin | --no-pin] [--doc FILE]
-# Needs wrk, curl and taskset (util-linux); a missing wrk or curl is installed with apt-get.
+# Defaults: 30 rounds of 3 s, warm-up passes of 8 s, not pinned; about 11 minutes.
+# Needs wrk and curl (a missing one is installed with apt-get), and taskset (util-linux) for --pin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-BUILD=1 ROUNDS=18 DURATION=5 WARMUP=10 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=1
+BUILD=1 ROUNDS=30 DURATION=3 WARMUP=8 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;
@@ -116,6 +129,44 @@ expect() { # description command...
 	local description=$1
 	shift
 	"$@" >/dev/null || { echo "check failed: $description" >&2; exit 1; }
+}
+
+# warm_up PRE MAX "LABEL URL"...: brings every URL's application to a steady state, in turn. When
+# PRE is 1, first WARMUP s at 2 connections each: with 32 busy request threads on a loaded core the
+# JIT's compiler threads get a small share of the CPU, and a fresh application can take over a
+# minute to reach its speed. Then passes of WARMUP s at full load until each URL's last pass is
+# within 5 % of its previous one (at least 2 passes, at most MAX). Sets WARMUP_NOTE.
+warm_up() {
+	local pre=$1 max=$2 entry pass settled=0 passes=0 rps previous=() current=() i
+	shift 2
+	if ((pre)); then
+		for entry in "$@"; do
+			"${WRK_CPU[@]}" wrk -t1 -c2 -d"$WARMUP"s --timeout 5s "${entry#* }" >/dev/null
+		done
+	fi
+	for ((pass = 1; pass <= max; pass++)); do
+		settled=1 i=0 current=() passes=$pass
+		for entry in "$@"; do
+			rps=$(measure "${entry#* }" "$WARMUP" | cut -d' ' -f1)
+			current+=("$rps")
+			echo "warm-up pass $pass ${entry%% *}: $rps requests/s" >&2
+			if ((pass == 1)) || ! awk -v a="$rps" -v b="${previous[$i]}" 'BEGIN { exit !(a >= 0.95 * b && a <= 1.05 * b) }'; then
+				settled=0
+			fi
+			i=$((i + 1))
+		done
+		previous=("${current[@]}")
+		if ((settled)); then break; fi
+	done
+	WARMUP_NOTE="a warm-up of "
+	((pre)) && WARMUP_NOTE+="${WARMUP} s each at 2 connections, then "
+	WARMUP_NOTE+="$passes passes of ${WARMUP} s each at full load, in turn ("
+	if ((settled)); then
+		WARMUP_NOTE+="the last within 5 % of the one before"
+	else
+		WARMUP_NOTE+="not yet within 5 % of the one before after $max passes"
+	fi
+	WARMUP_NOTE+=")"
 }
 
 # rounds SECTION LABEL URL LABEL URL [LABEL URL]: ROUNDS rounds in which every configuration is
@@ -203,12 +254,7 @@ expect "/api/products answers with the starter on, level 0, in the control" \
 expect "/api/products answers without the starter's header when it is disabled" \
 	bash -c "curl -sfi '$OFF/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
 
-echo "warming up the three, twice $WARMUP s each, in turn" >&2
-for _ in 1 2; do
-	measure "$ON/api/products" "$WARMUP" >/dev/null
-	measure "$OFF/api/products" "$WARMUP" >/dev/null
-	measure "$CONTROL/api/products" "$WARMUP" >/dev/null
-done
+warm_up 1 4 "starter-on $ON/api/products" "starter-off $OFF/api/products" "control $CONTROL/api/products"
 rounds overhead starter-on "$ON/api/products" starter-off "$OFF/api/products" control "$CONTROL/api/products"
 
 curl -sf -X POST -H 'Content-Type: application/json' -d '{"enabled": true, "level": 2}' \
@@ -218,11 +264,12 @@ expect "/api/recommendations answers from its static fallback at level 2" \
 expect "/api/products stays live at level 2" \
 	bash -c "curl -sfi '$ON/api/products' | grep -qi '^x-degradation-level: 2'"
 
+OVERHEAD_WARMUP_NOTE=$WARMUP_NOTE
 echo "warming up the level-2 routes and picking the cheapest live one" >&2
-measure "$ON/api/recommendations" "$WARMUP" >/dev/null
+# The application is warm already; only the level-2 paths (the lookup, the fallback writer) are new.
+warm_up 0 3 "static-fallback $ON/api/recommendations" "/api/products $ON/api/products" "/api/products/p-1 $ON/api/products/p-1"
 best="" best_rps=0
 for candidate in /api/products /api/products/p-1; do
-	measure "$ON$candidate" "$WARMUP" >/dev/null
 	rps=$(measure "$ON$candidate" "$DURATION" | cut -d' ' -f1)
 	echo "live candidate $candidate: $rps requests/s" >&2
 	if awk -v r="$rps" -v b="$best_rps" 'BEGIN { exit !(r > b) }'; then best=$candidate best_rps=$rps; fi
@@ -234,7 +281,7 @@ LOAD_END=$(cat /proc/loadavg)
 COMMAND="java ${JVM_FLAGS[*]} -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false"
 CONTROL_NOTE="The *control* is a second application identical to starter-on: with a perfect measurement control / starter-on would be exactly 1, so its distance from 1 and the width of its interval show the smallest difference this run can resolve. A starter-on / starter-off ratio closer to 1 than that is within the noise of the machine; a control interval that excludes 1 means that two identical applications differed for the whole run (each JVM compiles its own code), a difference that the interval of a single pair does not cover."
 {
-	echo "Three applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and *control* the same as starter-on. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. After a warm-up of twice ${WARMUP} s each, $ROUNDS rounds; in each round the three are measured one after the other, in an order that cycles through the six permutations. The paired ratios are taken within each round. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
+	echo "Three applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and *control* the same as starter-on. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. After $OVERHEAD_WARMUP_NOTE, $ROUNDS rounds; in each round the three are measured one after the other, in an order that cycles through the six permutations. The paired ratios are taken within each round. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
 	echo
 	echo "\`GET /api/products\` at level 0 (every tier live); each cell: requests/s (p50 / p90 / p99 ms):"
 	echo
@@ -246,7 +293,7 @@ CONTROL_NOTE="The *control* is a second application identical to starter-on: wit
 	echo "$CONTROL_NOTE"
 } >"$RESULTS/load-overhead.md"
 {
-	echo "The starter-on application of the table above, then set to level 2 (\`POST /actuator/degradation {\"enabled\":true,\"level\":2}\`): \`GET /api/recommendations\` answered by its static fallback against the cheapest live route at that level, \`GET $best\` (the faster of \`/api/products\` and \`/api/products/p-1\` in a ${DURATION} s trial). Same load and placement; $ROUNDS rounds, the order swapped every round; each cell: requests/s (p50 / p90 / p99 ms):"
+	echo "The starter-on application of the table above, then set to level 2 (\`POST /actuator/degradation {\"enabled\":true,\"level\":2}\`): \`GET /api/recommendations\` answered by its static fallback against the cheapest live route at that level, \`GET $best\` (the faster of \`/api/products\` and \`/api/products/p-1\` in a ${DURATION} s trial). Same load and placement; after $WARMUP_NOTE, $ROUNDS rounds, the order swapped every round; each cell: requests/s (p50 / p90 / p99 ms):"
 	echo
 	RATIOS=("static-fallback,live:$best") RATIO_TITLES=("fallback / live")
 	round_table fallback static-fallback "live:$best"
