@@ -4,7 +4,7 @@
 # the load test of the sample shop (benchmarks/load.sh), then the tables, the machine and the
 # verdict on each target. Waits first (at most 20 minutes) for the 1-minute load average to drop
 # below 1.0, because other work on a 2-core machine distorts every figure; the load average is
-# recorded either way. Takes 10 to 35 minutes.
+# recorded either way. Takes 15 to 40 minutes (the load test alone 10 to 12).
 #
 # Usage: benchmarks/run-all.sh [--render-only]
 #   --render-only  rewrite the document from the results already in benchmarks/results
