@@ -74,3 +74,11 @@ paired_ratio() { # tsv section label_a label_b
 			printf "%d %.4f %.4f %.4f %.4f %.4f\n", n, sa / sb, median, mean, mean - half, mean + half
 		}' "$1"
 }
+
+# Set KEY=VALUE in a properties FILE (benchmarks/results/run.properties), replacing an earlier value.
+set_property() { # file key value
+	local tmp
+	tmp=$(mktemp)
+	{ grep -v "^$2=" "$1" 2>/dev/null || true; echo "$2=$3"; } >"$tmp"
+	mv "$tmp" "$1"
+}

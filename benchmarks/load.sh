@@ -86,7 +86,7 @@ RESULTS=benchmarks/results
 mkdir -p "$RESULTS"
 WORK=$(mktemp -d)
 PIDS=()
-LOAD_START=$(cat /proc/loadavg)
+LOAD_START=$(cat /proc/loadavg) LOAD_DATE=$(date -u +%Y-%m-%dT%H:%MZ)
 
 stop_apps() {
 	for pid in "${PIDS[@]}"; do
@@ -277,6 +277,11 @@ done
 echo "cheapest live route: GET $best" >&2
 rounds fallback static-fallback "$ON/api/recommendations" "live:$best" "$ON$best"
 LOAD_END=$(cat /proc/loadavg)
+# For the machine table of run-all.sh. The load average at the end counts this test's own busy
+# request threads: it says little about other work.
+set_property "$RESULTS/run.properties" load.date "$LOAD_DATE"
+set_property "$RESULTS/run.properties" load.loadavg.start "$LOAD_START"
+set_property "$RESULTS/run.properties" load.loadavg.end "$LOAD_END"
 
 COMMAND="java ${JVM_FLAGS[*]} -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false"
 CONTROL_NOTE="The *control* is a second application identical to starter-on: with a perfect measurement control / starter-on would be exactly 1, so its distance from 1 and the width of its interval show the smallest difference this run can resolve. A starter-on / starter-off ratio closer to 1 than that is within the noise of the machine; a control interval that excludes 1 means that two identical applications differed for the whole run (each JVM compiles its own code), a difference that the interval of a single pair does not cover."

@@ -29,10 +29,7 @@ if [[ ${1:-} != --render-only ]]; then
 	echo "jmh.loadavg.end=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
 	# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
 	wait_for_quiet_machine 300
-	echo "load.loadavg.start=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
-	echo "load.date=$(date -u +%Y-%m-%dT%H:%MZ)" >>"$RESULTS/run.properties"
-	benchmarks/load.sh --no-build
-	echo "load.loadavg.end=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
+	benchmarks/load.sh --no-build # records load.date and its load averages in run.properties
 	{
 		echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- degradation-autoconfigure benchmarks/src || echo ' (with uncommitted changes)')"
