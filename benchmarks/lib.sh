@@ -42,3 +42,43 @@ wait_for_quiet_machine() { # max_seconds
 	done
 	echo "load average $(load_average): measuring" >&2
 }
+
+# Paired ratios of a load.sh section (benchmarks/results/load.tsv: one line per measurement,
+# "section round position label requests/s p50 p90 p99 requests errors"). For every round that
+# measured both LABEL_A and LABEL_B, the ratio A / B of that round; prints
+#   n ratio-of-means median mean low high
+# where ratio-of-means is mean(A) / mean(B) over those rounds, median and mean are of the paired
+# ratios, and low..high is the 95 % t-interval of their mean (n - 1 degrees of freedom; low and
+# high are "nan" when n < 2). awk only, so that a fresh Debian machine needs nothing more.
+paired_ratio() { # tsv section label_a label_b
+	awk -v section="$2" -v a="$3" -v b="$4" '
+		function t975(df, z) { # two-sided 95 % quantile of Student t
+			if (df <= 30) return T[df]
+			z = 1.959964
+			return z + (z ^ 3 + z) / (4 * df) + (5 * z ^ 5 + 16 * z ^ 3 + 3 * z) / (96 * df ^ 2)
+		}
+		BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", T, " ") }
+		$1 == section && $4 == a { va[$2] = $5; rounds[$2] = 1 }
+		$1 == section && $4 == b { vb[$2] = $5; rounds[$2] = 1 }
+		END {
+			for (r in rounds) if ((r in va) && (r in vb) && vb[r] > 0) {
+				x[++n] = va[r] / vb[r]; sa += va[r]; sb += vb[r]; sum += x[n]
+			}
+			if (n == 0) { print 0, "nan", "nan", "nan", "nan", "nan"; exit }
+			for (i = 2; i <= n; i++) { v = x[i]; for (j = i - 1; j >= 1 && x[j] > v; j--) x[j + 1] = x[j]; x[j + 1] = v }
+			median = (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+			mean = sum / n
+			if (n < 2) { printf "%d %.4f %.4f %.4f nan nan\n", n, sa / sb, median, mean; exit }
+			for (i = 1; i <= n; i++) ss += (x[i] - mean) ^ 2
+			half = t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n)
+			printf "%d %.4f %.4f %.4f %.4f %.4f\n", n, sa / sb, median, mean, mean - half, mean + half
+		}' "$1"
+}
+
+# Set KEY=VALUE in a properties FILE (benchmarks/results/run.properties), replacing an earlier value.
+set_property() { # file key value
+	local tmp
+	tmp=$(mktemp)
+	{ grep -v "^$2=" "$1" 2>/dev/null || true; echo "$2=$3"; } >"$tmp"
+	mv "$tmp" "$1"
+}

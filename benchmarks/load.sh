@@ -1,38 +1,83 @@
 #!/usr/bin/env bash
-# Load test of the sample shop on this machine, loopback only, bounded in time (about 7 minutes
+# Load test of the sample shop on this machine, loopback only, bounded in time (10 to 12 minutes
 # with the defaults), stopping its applications on exit.
 #
 #   1. Throughput of a trivial core endpoint (GET /api/products) with the starter on and every tier
-#      live, against the same application with --degradation.enabled=false: both applications run
-#      side by side, the runs alternate, and the ratio of the mean throughputs is reported.
+#      live ("starter-on"), against the same application with --degradation.enabled=false
+#      ("starter-off"), and against a second, identical starter-on application ("control", an A/A
+#      check inside the same run). All three run side by side and are measured one after the other
+#      in every round, in an order that cycles through the six permutations (so each takes every
+#      position equally often, and each precedes each other as often as it follows it, when the
+#      number of rounds is a multiple of 6). Per round the paired ratios starter-on / starter-off
+#      and control / starter-on are taken; the ratio of the means, the median of the paired ratios
+#      and a 95 % t-interval of their mean are reported. The control ratio shows what this very run
+#      can resolve: two identical applications should give 1.
 #   2. A shed route answered from its static fallback (GET /api/recommendations at level 2, set
 #      through POST /actuator/degradation) against the cheapest live route of the same application
-#      at the same level (the faster of GET /api/products and GET /api/products/p-1), alternated
-#      the same way.
+#      at the same level (the faster of GET /api/products and GET /api/products/p-1), measured the
+#      same way (the two alternate, paired ratios, interval).
+#
+# Noise. Every application gets the same JVM flags (JVM_FLAGS below: fixed heap, pre-touched, G1
+# named explicitly, so that pinning, which makes a JVM see one CPU, cannot switch it to Serial), and
+# is warmed up until its throughput settles (warm_up below). Rounds are short (3 s) and many (30),
+# so that the three measurements of a round lie within 9 s of each other and a change of the
+# machine's speed during a round, the main noise here, spoils few of the paired ratios. (On this
+# machine one warmed application, alone under load, went from 25,000 to 16,500 requests/s over
+# 90 s at the same CPU time, and consecutive 1 s measurements differ by about 7 %.)
+#
+# Pinning: not by default. --pin runs the three applications on CPU 0 (taskset -c 0) and wrk on
+# CPU 1 (taskset -c 1). Measured on this 2-core machine, 3 runs each, alternating pinned and not
+# pinned, 6 rounds of 3 s each (the raw rounds are in benchmarks/results/pinning/): the standard
+# deviation of the paired control / starter-on ratio within a run was 0.125, 0.025 and 0.153
+# pinned, against 0.062, 0.019 and 0.056 not pinned, and its mean ranged over 0.966 to 1.074 pinned
+# against 0.964 to 1.029 not pinned. Pinned, an application has one core for its request threads
+# and its JIT compiler threads together: no pinned run settled within 4 warm-up passes (every JVM
+# at least doubled its throughput during them; 2 of the 3 runs not pinned settled), and the rounds
+# averaged about 16,000 requests/s against about 20,000 not pinned. Pinning widened the A/A
+# spread, so it is off.
 #
 # Prints the tables and writes them into the generated sections of docs/performance.md.
 #
-# Usage: benchmarks/load.sh [--no-build] [--rounds N] [--duration SECONDS] [--warmup SECONDS] [--doc FILE]
-# Needs wrk; when it is missing the script runs: apt-get install -y wrk
+# Usage: benchmarks/load.sh [--no-build] [--rounds N] [--duration SECONDS] [--warmup SECONDS]
+#                           [--pin | --no-pin] [--doc FILE]
+# Defaults: 30 rounds of 3 s, warm-up passes of 8 s, not pinned; about 11 minutes.
+# Needs wrk and curl (a missing one is installed with apt-get), and taskset (util-linux) for --pin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-BUILD=1 ROUNDS=10 DURATION=5 WARMUP=15 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md
+BUILD=1 ROUNDS=30 DURATION=3 WARMUP=8 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;
 	--rounds) ROUNDS=$2; shift ;;
 	--duration) DURATION=$2; shift ;;
 	--warmup) WARMUP=$2; shift ;;
+	--pin) PIN=1 ;;
+	--no-pin) PIN=0 ;;
 	--doc) DOC=$2; shift ;;
 	*) echo "unknown argument: $1" >&2; exit 2 ;;
 	esac
 	shift
 done
 
+JVM_FLAGS=(-Xms256m -Xmx256m -XX:+AlwaysPreTouch -XX:+UseG1GC)
 ensure_command wrk wrk
 ensure_command curl curl
+if ((PIN)) && { ! command -v taskset >/dev/null 2>&1 || (($(nproc) < 2)); }; then
+	echo "no taskset or fewer than 2 CPUs: not pinning" >&2
+	PIN=0
+fi
+if ((PIN)); then
+	SERVER_CPU=(taskset -c 0) WRK_CPU=(taskset -c 1)
+	PLACEMENT="the three applications pinned to CPU 0 (\`taskset -c 0\`), \`wrk\` to CPU 1 (\`taskset -c 1\`)"
+else
+	SERVER_CPU=() WRK_CPU=()
+	PLACEMENT="not pinned: the applications and \`wrk\` share both CPUs"
+fi
+if ((ROUNDS % 6)); then
+	echo "warning: $ROUNDS rounds is not a multiple of 6; the three orders are not balanced" >&2
+fi
 if ((BUILD)); then
 	./mvnw -q -B -pl sample-app -am package -DskipTests
 fi
@@ -41,6 +86,7 @@ RESULTS=benchmarks/results
 mkdir -p "$RESULTS"
 WORK=$(mktemp -d)
 PIDS=()
+LOAD_START=$(cat /proc/loadavg) LOAD_DATE=$(date -u +%Y-%m-%dT%H:%MZ)
 
 stop_apps() {
 	for pid in "${PIDS[@]}"; do
@@ -58,7 +104,7 @@ trap 'exit 130' INT TERM
 start_app() {
 	local name=$1 port="" pid
 	shift
-	java -Xms256m -Xmx256m -jar "$JAR" --server.address=127.0.0.1 --server.port=0 \
+	"${SERVER_CPU[@]}" java "${JVM_FLAGS[@]}" -jar "$JAR" --server.address=127.0.0.1 --server.port=0 \
 		--degradation.probes.enabled=false "$@" >"$WORK/$name.log" 2>&1 &
 	pid=$!
 	PIDS+=("$pid")
@@ -69,13 +115,13 @@ start_app() {
 		sleep 0.5
 	done
 	[[ -n $port ]] || { echo "$name did not start within 120 s" >&2; exit 1; }
-	printf -v "PORT_$name" '%s' "$port"
+	printf -v "PORT_${name//-/_}" '%s' "$port"
 	echo "$name: 127.0.0.1:$port ($*)" >&2
 }
 
 # measure URL SECONDS: prints "requests/s p50 p90 p99 requests errors".
 measure() {
-	wrk -t"$THREADS" -c"$CONNECTIONS" -d"$2"s --timeout 5s -s benchmarks/wrk-report.lua "$1" \
+	"${WRK_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$2"s --timeout 5s -s benchmarks/wrk-report.lua "$1" \
 		| awk '/^RESULT/ { print $2, $3, $4, $5, $6, $7 }'
 }
 
@@ -85,55 +131,131 @@ expect() { # description command...
 	"$@" >/dev/null || { echo "check failed: $description" >&2; exit 1; }
 }
 
-# alternate SECTION LABEL_A URL_A LABEL_B URL_B: ROUNDS rounds of both, the order swapped every
-# round so that a drift of the machine hits both alike; appends to $RESULTS/load.tsv.
-alternate() {
-	local section=$1 round order
+# warm_up PRE MAX "LABEL URL"...: brings every URL's application to a steady state, in turn. When
+# PRE is 1, first WARMUP s at 2 connections each: with 32 busy request threads on a loaded core the
+# JIT's compiler threads get a small share of the CPU, and a fresh application can take over a
+# minute to reach its speed. Then passes of WARMUP s at full load until each URL's last pass is
+# within 5 % of its previous one (at least 2 passes, at most MAX). Sets WARMUP_NOTE.
+warm_up() {
+	local pre=$1 max=$2 entry pass settled=0 passes=0 rps previous=() current=() i
+	shift 2
+	if ((pre)); then
+		for entry in "$@"; do
+			"${WRK_CPU[@]}" wrk -t1 -c2 -d"$WARMUP"s --timeout 5s "${entry#* }" >/dev/null
+		done
+	fi
+	for ((pass = 1; pass <= max; pass++)); do
+		settled=1 i=0 current=() passes=$pass
+		for entry in "$@"; do
+			rps=$(measure "${entry#* }" "$WARMUP" | cut -d' ' -f1)
+			current+=("$rps")
+			echo "warm-up pass $pass ${entry%% *}: $rps requests/s" >&2
+			if ((pass == 1)) || ! awk -v a="$rps" -v b="${previous[$i]}" 'BEGIN { exit !(a >= 0.95 * b && a <= 1.05 * b) }'; then
+				settled=0
+			fi
+			i=$((i + 1))
+		done
+		previous=("${current[@]}")
+		if ((settled)); then break; fi
+	done
+	WARMUP_NOTE="a warm-up of "
+	((pre)) && WARMUP_NOTE+="${WARMUP} s each at 2 connections, then "
+	WARMUP_NOTE+="$passes passes of ${WARMUP} s each at full load, in turn ("
+	if ((settled)); then
+		WARMUP_NOTE+="the last within 5 % of the one before"
+	else
+		WARMUP_NOTE+="not yet within 5 % of the one before after $max passes"
+	fi
+	WARMUP_NOTE+=")"
+}
+
+# rounds SECTION LABEL URL LABEL URL [LABEL URL]: ROUNDS rounds in which every configuration is
+# measured once, in an order that cycles through every permutation (2 or 6 of them), so that a
+# drift of the machine hits all alike; appends "section round position label result" lines to
+# $RESULTS/load.tsv.
+rounds() {
+	local section=$1 round position index result perms
+	shift
+	local labels=() urls=()
+	while (($#)); do labels+=("$1"); urls+=("$2"); shift 2; done
+	if ((${#labels[@]} == 3)); then
+		# The three rotations first, then the three rotations of the reverse order.
+		perms=("0 1 2" "1 2 0" "2 0 1" "0 2 1" "2 1 0" "1 0 2")
+	else
+		perms=("0 1" "1 0")
+	fi
 	for ((round = 1; round <= ROUNDS; round++)); do
-		if ((round % 2)); then order=("$2" "$3" "$4" "$5"); else order=("$4" "$5" "$2" "$3"); fi
-		for i in 0 2; do
-			local result
-			result=$(measure "${order[$((i + 1))]}" "$DURATION")
-			echo "$section $round ${order[$i]} $result" | tee -a "$RESULTS/load.tsv" >&2
+		position=0
+		for index in ${perms[$(((round - 1) % ${#perms[@]}))]}; do
+			position=$((position + 1))
+			result=$(measure "${urls[$index]}" "$DURATION")
+			echo "$section $round $position ${labels[$index]} $result" | tee -a "$RESULTS/load.tsv" >&2
 		done
 	done
 }
 
-# table SECTION LABEL_A LABEL_B: a Markdown table of the rounds and the ratio of mean throughputs.
-table() {
-	awk -v section="$1" -v a="$2" -v b="$3" '
-		$1 == section { rows[++n] = $0; rps[$3] += $4; count[$3]++; errors[$3] += $9
-			p50[$3] += $5; p90[$3] += $6; p99[$3] += $7 }
+# round_table SECTION LABEL...: one Markdown row per round: the order, each configuration's
+# requests/s (p50 / p90 / p99 ms), the errors of each, and the paired ratios of the round.
+# RATIOS holds the pairs "A,B" (the ratio A / B) to show, with their column titles in RATIO_TITLES.
+round_table() {
+	local section=$1
+	shift
+	awk -v section="$section" -v labels="$*" -v ratios="${RATIOS[*]}" -v titles="$(IFS='|'; echo "${RATIO_TITLES[*]}")" '
+		BEGIN { k = split(labels, L, " "); m = split(ratios, R, " "); split(titles, T, "|") }
+		$1 == section { r = $2; rounds[r] = 1; if (r > last) last = r
+			rps[r, $4] = $5; lat[r, $4] = sprintf("%.2f / %.2f / %.2f", $6, $7, $8); err[r, $4] = $10
+			order[r] = order[r] (order[r] == "" ? "" : ", ") $4 }
 		END {
-			print "| round | configuration | requests/s | p50 ms | p90 ms | p99 ms | errors |"
-			print "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"
-			for (i = 1; i <= n; i++) { split(rows[i], f, " ")
-				printf "| %d | %s | %.0f | %.2f | %.2f | %.2f | %d |\n", f[2], f[3], f[4], f[5], f[6], f[7], f[9] }
-			for (k = 0; k < 2; k++) { c = (k == 0) ? a : b
-				printf "| mean | **%s** | **%.0f** | %.2f | %.2f | %.2f | %d |\n", c, rps[c] / count[c],
-					p50[c] / count[c], p90[c] / count[c], p99[c] / count[c], errors[c] }
-			printf "\n**Ratio %s / %s: %.3f** (mean requests/s over %d rounds each).\n", a, b,
-				(rps[a] / count[a]) / (rps[b] / count[b]), count[a]
+			head = "| round | order |"; rule = "| ---: | --- |"
+			for (i = 1; i <= k; i++) { head = head " " L[i] " |"; rule = rule " ---: |" }
+			for (j = 1; j <= m; j++) { head = head " " T[j] " |"; rule = rule " ---: |" }
+			print head " errors |"; print rule " ---: |"
+			for (r = 1; r <= last; r++) { if (!(r in rounds)) continue
+				line = "| " r " | " order[r] " |"; errors = ""
+				for (i = 1; i <= k; i++) {
+					line = line sprintf(" %.0f (%s) |", rps[r, L[i]], lat[r, L[i]])
+					errors = errors (i > 1 ? " / " : "") err[r, L[i]] + 0
+				}
+				for (j = 1; j <= m; j++) { split(R[j], p, ",")
+					line = line sprintf(" %.3f |", rps[r, p[1]] / rps[r, p[2]]) }
+				print line " " errors " |"
+			}
 		}' "$RESULTS/load.tsv"
 }
 
+# ratio_table SECTION A,B...: the summary of each pair: ratio of the means, median of the paired
+# ratios, mean of the paired ratios with its 95 % interval.
+ratio_table() {
+	local section=$1 pair n means median mean low high
+	shift
+	echo "| ratio | rounds | ratio of the means | median of the paired ratios | mean of the paired ratios (95 % interval) |"
+	echo "| --- | ---: | ---: | ---: | ---: |"
+	for pair in "$@"; do
+		read -r n means median mean low high < <(paired_ratio "$RESULTS/load.tsv" "$section" "${pair%%,*}" "${pair#*,}")
+		printf '| %s / %s | %d | %.3f | %.3f | **%.3f** (%.3f to %.3f) |\n' "${pair%%,*}" "${pair#*,}" \
+			"$n" "$means" "$median" "$mean" "$low" "$high"
+	done
+}
+
 : >"$RESULTS/load.tsv"
-start_app on
-start_app off --degradation.enabled=false
-ON=http://127.0.0.1:$PORT_on
-OFF=http://127.0.0.1:$PORT_off
+started=$SECONDS
+start_app starter-on
+start_app starter-off --degradation.enabled=false
+start_app control
+echo "started the three applications in $((SECONDS - started)) s" >&2
+ON=http://127.0.0.1:$PORT_starter_on
+OFF=http://127.0.0.1:$PORT_starter_off
+CONTROL=http://127.0.0.1:$PORT_control
 
 expect "/api/products answers with the starter on, level 0" \
 	bash -c "curl -sfi '$ON/api/products' | grep -qi '^x-degradation-level: 0'"
+expect "/api/products answers with the starter on, level 0, in the control" \
+	bash -c "curl -sfi '$CONTROL/api/products' | grep -qi '^x-degradation-level: 0'"
 expect "/api/products answers without the starter's header when it is disabled" \
 	bash -c "curl -sfi '$OFF/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
 
-echo "warming up both, twice $WARMUP s each, alternating" >&2
-for _ in 1 2; do
-	measure "$ON/api/products" "$WARMUP" >/dev/null
-	measure "$OFF/api/products" "$WARMUP" >/dev/null
-done
-alternate overhead starter-on "$ON/api/products" starter-off "$OFF/api/products"
+warm_up 1 4 "starter-on $ON/api/products" "starter-off $OFF/api/products" "control $CONTROL/api/products"
+rounds overhead starter-on "$ON/api/products" starter-off "$OFF/api/products" control "$CONTROL/api/products"
 
 curl -sf -X POST -H 'Content-Type: application/json' -d '{"enabled": true, "level": 2}' \
 	"$ON/actuator/degradation" >/dev/null
@@ -142,29 +264,48 @@ expect "/api/recommendations answers from its static fallback at level 2" \
 expect "/api/products stays live at level 2" \
 	bash -c "curl -sfi '$ON/api/products' | grep -qi '^x-degradation-level: 2'"
 
+OVERHEAD_WARMUP_NOTE=$WARMUP_NOTE
 echo "warming up the level-2 routes and picking the cheapest live one" >&2
-measure "$ON/api/recommendations" "$WARMUP" >/dev/null
+# The application is warm already; only the level-2 paths (the lookup, the fallback writer) are new.
+warm_up 0 3 "static-fallback $ON/api/recommendations" "/api/products $ON/api/products" "/api/products/p-1 $ON/api/products/p-1"
 best="" best_rps=0
 for candidate in /api/products /api/products/p-1; do
-	measure "$ON$candidate" "$WARMUP" >/dev/null
 	rps=$(measure "$ON$candidate" "$DURATION" | cut -d' ' -f1)
 	echo "live candidate $candidate: $rps requests/s" >&2
 	if awk -v r="$rps" -v b="$best_rps" 'BEGIN { exit !(r > b) }'; then best=$candidate best_rps=$rps; fi
 done
 echo "cheapest live route: GET $best" >&2
-alternate fallback "static-fallback" "$ON/api/recommendations" "live:$best" "$ON$best"
+rounds fallback static-fallback "$ON/api/recommendations" "live:$best" "$ON$best"
+LOAD_END=$(cat /proc/loadavg)
+# For the machine table of run-all.sh. The load average at the end counts this test's own busy
+# request threads: it says little about other work.
+set_property "$RESULTS/run.properties" load.date "$LOAD_DATE"
+set_property "$RESULTS/run.properties" load.loadavg.start "$LOAD_START"
+set_property "$RESULTS/run.properties" load.loadavg.end "$LOAD_END"
 
+COMMAND="java ${JVM_FLAGS[*]} -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false"
+CONTROL_NOTE="The *control* is a second application identical to starter-on: with a perfect measurement control / starter-on would be exactly 1, so its distance from 1 and the width of its interval show the smallest difference this run can resolve. A starter-on / starter-off ratio closer to 1 than that is within the noise of the machine; a control interval that excludes 1 means that two identical applications differed for the whole run (each JVM compiles its own code), a difference that the interval of a single pair does not cover."
 {
-	echo "Both applications: \`java -Xms256m -Xmx256m -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false\`, the second one with \`--degradation.enabled=false\`. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $ROUNDS rounds per configuration, alternating, after a warm-up of twice ${WARMUP} s each, alternating."
+	echo "Three applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and *control* the same as starter-on. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. After $OVERHEAD_WARMUP_NOTE, $ROUNDS rounds; in each round the three are measured one after the other, in an order that cycles through the six permutations. The paired ratios are taken within each round. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
 	echo
-	echo "\`GET /api/products\` at level 0 (every tier live):"
+	echo "\`GET /api/products\` at level 0 (every tier live); each cell: requests/s (p50 / p90 / p99 ms):"
 	echo
-	table overhead starter-on starter-off
+	RATIOS=(starter-on,starter-off control,starter-on) RATIO_TITLES=("on / off" "control / on")
+	round_table overhead starter-on starter-off control
+	echo
+	ratio_table overhead starter-on,starter-off control,starter-on control,starter-off
+	echo
+	echo "$CONTROL_NOTE"
 } >"$RESULTS/load-overhead.md"
 {
-	echo "Same starter-on application at level 2 (\`POST /actuator/degradation {\"enabled\":true,\"level\":2}\`): \`GET /api/recommendations\` answered by its static fallback against the cheapest live route at that level, \`GET $best\` (the faster of \`/api/products\` and \`/api/products/p-1\` in a ${DURATION} s trial)."
+	echo "The starter-on application of the table above, then set to level 2 (\`POST /actuator/degradation {\"enabled\":true,\"level\":2}\`): \`GET /api/recommendations\` answered by its static fallback against the cheapest live route at that level, \`GET $best\` (the faster of \`/api/products\` and \`/api/products/p-1\` in a ${DURATION} s trial). Same load and placement; after $WARMUP_NOTE, $ROUNDS rounds, the order swapped every round; each cell: requests/s (p50 / p90 / p99 ms):"
 	echo
-	table fallback "static-fallback" "live:$best"
+	RATIOS=("static-fallback,live:$best") RATIO_TITLES=("fallback / live")
+	round_table fallback static-fallback "live:$best"
+	echo
+	ratio_table fallback "static-fallback,live:$best"
+	echo
+	echo "Both routes are served by the same application, so this part has no control of its own; the control ratio of the table above shows how fine a difference the run resolves."
 } >"$RESULTS/load-fallback.md"
 cat "$RESULTS/load-overhead.md" "$RESULTS/load-fallback.md"
 if [[ -f $DOC ]]; then
