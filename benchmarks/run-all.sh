@@ -89,11 +89,16 @@ fallback_table() { # json
 }
 
 targets_table() {
-	local json=$RESULTS/jmh.json tsv=$RESULTS/load.tsv live n means median mean low high overhead overhead_met control fallback fallback_met
+	local json=$RESULTS/jmh.json tsv=$RESULTS/load.tsv live n means median mean low high overhead overhead_verdict control fallback fallback_met
 	# The load figures: paired ratios per round, their mean and its 95 % interval (lib.sh).
 	read -r n means median mean low high < <(paired_ratio "$tsv" overhead starter-on starter-off)
 	overhead=$(awk -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "on / off %.3f (95 %% interval %.3f to %.3f)", m, l, h }')
-	overhead_met=$(awk -v l="$low" 'BEGIN { print (l + 0 >= 0.98 && l != "nan") ? "true" : "false" }')
+	# Three answers, not two: an interval that spans 0.98 neither meets nor misses the target.
+	overhead_verdict=$(awk -v l="$low" -v h="$high" 'BEGIN {
+		if (l == "nan") print "**not measured**"
+		else if (l + 0 >= 0.98) print "met"
+		else if (h + 0 < 0.98) print "**missed**"
+		else print "**not resolved**: the interval spans 0.98" }')
 	read -r n means median mean low high < <(paired_ratio "$tsv" overhead control starter-on)
 	control=$(awk -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "control / on (two identical applications, the resolution of the run) %.3f (%.3f to %.3f)", m, l, h }')
 	# The cheaper live route: the one with the most requests/s over the rounds.
@@ -103,7 +108,7 @@ targets_table() {
 	fallback=$(awk -v r="$means" -v m="$mean" -v l="$low" -v h="$high" -v live="${live#live:}" 'BEGIN { printf "against %s, the cheaper live route: ratio of the means %.3f; mean paired ratio %.3f (95 %% interval %.3f to %.3f)", live, r, m, l, h }')
 	fallback_met=$(awk -v r="$means" 'BEGIN { print (r + 0 >= 1.0 && r != "nan") ? "true" : "false" }')
 	jq -r --arg overhead "$overhead; $control" --arg fallback "$fallback" \
-		--argjson overheadMet "$overhead_met" --argjson fallbackMet "$fallback_met" '
+		--arg overheadVerdict "$overhead_verdict" --argjson fallbackMet "$fallback_met" '
 		def fmt: (. * 10 | round / 10 | tostring);
 		def verdict(ok): if ok then "met" else "**missed**" end;
 		[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $d
@@ -119,7 +124,7 @@ targets_table() {
 		  "| decision <= 50 ns for a request that matches no route (any size) | slowest miss: \($miss | fmt) ns | \(verdict($miss <= 50)) |",
 		  "| growth no worse than logarithmic from 10 to 10,000 routes (log 10,000 / log 10 = 4x) | worst 10,000 / 10 ratio: \($growth | fmt)x | \(verdict($growth <= 4)) |",
 		  "| no allocation in the decision (~0 B/op) | literal manifests: \($literalAlloc | round) B/op; all rows: \($alloc | min | round) to \($alloc | max | round) B/op | \(verdict(($alloc | max) < 1)) |",
-		  "| starter on keeps >= 98 % of the throughput of the starter off (met when the low end of the 95 % interval of the mean paired ratio on / off is >= 0.98) | \($overhead) | \(verdict($overheadMet)) |",
+		  "| starter on keeps >= 98 % of the throughput of the starter off (met when the whole 95 % interval of the mean paired ratio on / off is >= 0.98, missed when it is all below) | \($overhead) | \($overheadVerdict) |",
 		  "| static fallback at least as fast as the cheapest live route (met when the ratio of the means is >= 1) | \($fallback) | \(verdict($fallbackMet)) |"
 	' "$json"
 }
