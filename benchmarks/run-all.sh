@@ -6,30 +6,40 @@
 # below 1.0, because other work on a 2-core machine distorts every figure; the load average is
 # recorded either way. Takes 15 to 40 minutes (the load test alone 10 to 12).
 #
-# Usage: benchmarks/run-all.sh [--render-only]
+# Usage: benchmarks/run-all.sh [--render-only | --skip-load]
 #   --render-only  rewrite the document from the results already in benchmarks/results
+#   --skip-load    measure JMH only, keep the load test's results
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
 DOC=docs/performance.md
 RESULTS=benchmarks/results
-JMH_ARGS=(-f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc)
+# Two forks: one JVM's compilation decisions can move a row by 30 % from one run to the next,
+# with a small error inside the run; the error across forks shows it.
+JMH_ARGS=(-f 2 -wi 2 -w 1s -i 3 -r 1s -prof gc)
+JMH_INCLUDE='DecisionBenchmark|FallbackWriterBenchmark|FilterBenchmark'
+MODE=${1:-}
 ensure_command jq jq
 
-if [[ ${1:-} != --render-only ]]; then
+if [[ $MODE != --render-only ]]; then
 	./mvnw -q -B -pl benchmarks,sample-app -am package -DskipTests
 	wait_for_quiet_machine 1200
+	# The load test's own lines (load.*) survive a run that skips it.
+	kept=$( [[ $MODE == --skip-load ]] && grep '^load\.' "$RESULTS/run.properties" || true)
 	{
-		echo "jmh.command=java -jar benchmarks/target/benchmarks.jar 'DecisionBenchmark|FallbackWriterBenchmark' ${JMH_ARGS[*]}"
+		[[ -z $kept ]] || echo "$kept"
+		echo "jmh.command=java -jar benchmarks/target/benchmarks.jar '$JMH_INCLUDE' ${JMH_ARGS[*]}"
 		echo "jmh.loadavg.start=$(cat /proc/loadavg)"
 	} >"$RESULTS/run.properties"
-	java -jar benchmarks/target/benchmarks.jar 'DecisionBenchmark|FallbackWriterBenchmark' "${JMH_ARGS[@]}" \
-		-rf json -rff "$RESULTS/jmh.json" | tee "$RESULTS/jmh.log" | grep -E '^(Benchmark|Decision|Fallback)' || true
+	java -jar benchmarks/target/benchmarks.jar "$JMH_INCLUDE" "${JMH_ARGS[@]}" \
+		-rf json -rff "$RESULTS/jmh.json" | tee "$RESULTS/jmh.log" | grep -E '^(Benchmark|Decision|Fallback|Filter)' || true
 	echo "jmh.loadavg.end=$(cat /proc/loadavg)" >>"$RESULTS/run.properties"
-	# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
-	wait_for_quiet_machine 300
-	benchmarks/load.sh --no-build # records load.date and its load averages in run.properties
+	if [[ $MODE != --skip-load ]]; then
+		# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
+		wait_for_quiet_machine 300
+		benchmarks/load.sh --no-build # records load.date and its load averages in run.properties
+	fi
 	{
 		echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- degradation-autoconfigure benchmarks/src || echo ' (with uncommitted changes)')"
@@ -86,6 +96,20 @@ fallback_table() { # json
 		"| response | fallback | ns/op | B/op |", "| --- | --- | ---: | ---: |",
 		( .[] | select(.benchmark | contains("FallbackWriterBenchmark"))
 		  | "| \(.benchmark | split(".") | last | if . == "noOpResponse" then "no-op (writer only)" else "MockHttpServletResponse" end) | \(.params.fallback) | \(.primaryMetric.score | fmt) ± \(.primaryMetric.scoreError | fmt) | \(.secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then "0" else (round | tostring) end) |" )' "$1"
+}
+
+# The whole filter against a pass-through filter, per situation: ns/op, B/op and the difference.
+filter_table() { # json
+	jq -r '
+		def fmt: (. * 10 | round / 10 | tostring);
+		def alloc: .secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then "0" else (round | tostring) end;
+		[ .[] | select(.benchmark | contains("FilterBenchmark")) ] as $f
+		| "| situation | `DegradationFilter` ns/op | pass-through filter ns/op | difference ns | B/op (degradation / pass-through) |",
+		  "| --- | ---: | ---: | ---: | ---: |",
+		  ( [ "live", "shed-miss", "shed-hit" ][] as $s
+		    | ($f[] | select(.params.situation == $s and (.benchmark | endswith("degradationFilter")))) as $d
+		    | ($f[] | select(.params.situation == $s and (.benchmark | endswith("passThroughFilter")))) as $p
+		    | "| \($s) | \($d.primaryMetric.score | fmt) ± \($d.primaryMetric.scoreError | fmt) | \($p.primaryMetric.score | fmt) ± \($p.primaryMetric.scoreError | fmt) | \(($d.primaryMetric.score - $p.primaryMetric.score) | fmt) | \($d | alloc) / \($p | alloc) |" )' "$1"
 }
 
 targets_table() {
@@ -149,11 +173,13 @@ machine_section >"$tmp/machine"
 decision_table "$RESULTS/jmh.json" >"$tmp/after"
 decision_table "$RESULTS/decision-before.json" >"$tmp/before"
 fallback_table "$RESULTS/jmh.json" >"$tmp/fallback"
+filter_table "$RESULTS/jmh.json" >"$tmp/filter"
 targets_table >"$tmp/targets"
 replace_section "$DOC" machine "$tmp/machine"
 replace_section "$DOC" jmh-decision "$tmp/after"
 replace_section "$DOC" jmh-before "$tmp/before"
 replace_section "$DOC" jmh-fallback "$tmp/fallback"
+replace_section "$DOC" jmh-filter "$tmp/filter"
 steps_table \
 	"linear scan (\`91d51fa\`)=$RESULTS/decision-91d51fa.json" \
 	"trie, every candidate confirmed by \`PathPattern.matches\` (\`6cd1255\`)=$RESULTS/decision-6cd1255.json" \
