@@ -96,7 +96,9 @@ final class RouteIndex {
 	 * @return the route, or {@code null}
 	 */
 	@Nullable ShedRoute find(PathContainer path) {
-		List<Element> elements = path.elements();
+		// Elements are handled as Object on the hot path: a cast to Element before the test for
+		// PathSegment would check one class against two interfaces in turn (JDK-8180450, above).
+		List<?> elements = path.elements();
 		int size = elements.size();
 		Node node = this.root;
 		while (node.depth < size) {
@@ -121,7 +123,7 @@ final class RouteIndex {
 		return (best != null) ? best.route : null;
 	}
 
-	private static boolean isSeparator(Element element) {
+	private static boolean isSeparator(Object element) {
 		return element == SEPARATOR || !(element instanceof PathSegment);
 	}
 
@@ -135,7 +137,7 @@ final class RouteIndex {
 	private record Candidate(ShedRoute route, int rank, @Nullable Tail tail) {
 
 		/** Whether the path matches, given that its first elements are the literal start. */
-		boolean matches(List<Element> elements, int next, PathContainer path) {
+		boolean matches(List<?> elements, int next, PathContainer path) {
 			return (this.tail != null) ? this.tail.matches(elements, next) : this.route.pattern().matches(path);
 		}
 
@@ -247,7 +249,7 @@ final class RouteIndex {
 		 * @param from the index of the first element after the literal start
 		 * @return whether they match
 		 */
-		boolean matches(List<Element> elements, int from) {
+		boolean matches(List<?> elements, int from) {
 			int size = elements.size();
 			int index = from;
 			byte[] steps = this.steps;
@@ -270,7 +272,7 @@ final class RouteIndex {
 		}
 
 		/** Whether one step, other than the rest, matches one element of the path. */
-		private boolean matches(int step, Element element, boolean last) {
+		private boolean matches(int step, Object element, boolean last) {
 			if (this.steps[step] == SEPARATOR_STEP) {
 				return isSeparator(element);
 			}
@@ -285,7 +287,7 @@ final class RouteIndex {
 			return !value.isEmpty() || (this.steps[step] == WILDCARD_STEP && last);
 		}
 
-		private static @Nullable String valueToMatch(Element element) {
+		private static @Nullable String valueToMatch(Object element) {
 			return (element != SEPARATOR && element instanceof PathSegment segment) ? segment.valueToMatch() : null;
 		}
 
@@ -341,7 +343,7 @@ final class RouteIndex {
 			});
 		}
 
-		@Nullable Node child(Element element) {
+		@Nullable Node child(Object element) {
 			return (element != SEPARATOR && element instanceof PathSegment segment) ? segment(segment.valueToMatch())
 					: this.separator;
 		}
