@@ -186,7 +186,8 @@ steps_table \
 	"+ literal patterns confirmed by the walk (\`56675f3\`)=$RESULTS/decision-56675f3.json" \
 	"+ separator recognized by identity (\`da1651b\`)=$RESULTS/decision-da1651b.json" \
 	"+ common pattern shapes confirmed by the tail, not \`PathPattern.matches\` (\`67ae3ab\`)=$RESULTS/decision-67ae3ab.json" \
-	"+ hashed child table, no recursion (now, \`738ee5d\`)=$RESULTS/decision-738ee5d.json" >"$tmp/steps"
+	"+ hashed child table, no recursion (\`738ee5d\`)=$RESULTS/decision-738ee5d.json" \
+	"+ path elements as \`Object\` on the hot path (now, \`6966f5b\`)=$RESULTS/decision-6966f5b.json" >"$tmp/steps"
 replace_section "$DOC" jmh-steps "$tmp/steps"
 replace_section "$DOC" targets "$tmp/targets"
 replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"

@@ -19,7 +19,8 @@ STEPS=(
 	56675f3 # + patterns without syntax confirmed by the walk
 	da1651b # + the shared separator recognized by identity
 	67ae3ab # + the common pattern shapes confirmed by an allocation-free tail, not PathPattern.matches
-	738ee5d # + segment children in a table that compares hashes first, walk without recursion (now)
+	738ee5d # + segment children in a table that compares hashes first, walk without recursion
+	6966f5b # + path elements handled as Object on the hot path (now)
 )
 (($#)) && STEPS=("$@")
 RESULTS=$PWD/benchmarks/results
