@@ -109,7 +109,8 @@ final class RouteIndex {
 			node = child;
 		}
 		Candidate best = null;
-		for (; node != null; node = node.parent) {
+		// Only nodes that hold patterns are visited on the way back up.
+		for (node = (node.candidates.length > 0) ? node : node.up; node != null; node = node.up) {
 			for (Candidate candidate : node.candidates) {
 				if (best != null && candidate.rank >= best.rank) {
 					break;
@@ -316,14 +317,18 @@ final class RouteIndex {
 		private final int mask;
 
 		/** The node of the literal start one element shorter, {@code null} at the root. */
-		final @Nullable Node parent;
+		/**
+		 * The nearest node above this one that holds patterns, {@code null} when there is none:
+		 * most nodes hold none, and the walk back up skips them.
+		 */
+		final @Nullable Node up;
 
 		/** The number of path elements the literal start of this node's patterns spans. */
 		final int depth;
 
 		Node(NodeBuilder builder, @Nullable Node parent, int depth) {
 			this.candidates = builder.candidates.toArray(NONE);
-			this.parent = parent;
+			this.up = (parent == null) ? null : (parent.candidates.length > 0) ? parent : parent.up;
 			this.depth = depth;
 			this.separator = (builder.separator != null) ? new Node(builder.separator, this, depth + 1) : null;
 			// At most half full, so that a probe ends at an empty slot soon; one empty slot for a leaf.
