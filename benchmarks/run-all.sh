@@ -187,7 +187,8 @@ steps_table \
 	"+ separator recognized by identity (\`da1651b\`)=$RESULTS/decision-da1651b.json" \
 	"+ common pattern shapes confirmed by the tail, not \`PathPattern.matches\` (\`67ae3ab\`)=$RESULTS/decision-67ae3ab.json" \
 	"+ hashed child table, no recursion (\`738ee5d\`)=$RESULTS/decision-738ee5d.json" \
-	"+ path elements as \`Object\` on the hot path (now, \`6966f5b\`)=$RESULTS/decision-6966f5b.json" >"$tmp/steps"
+	"+ path elements as \`Object\` on the hot path (\`6966f5b\`)=$RESULTS/decision-6966f5b.json" \
+	"+ the walk back up skips nodes without patterns (now, \`c3bb4f3\`)=$RESULTS/decision-c3bb4f3.json" >"$tmp/steps"
 replace_section "$DOC" jmh-steps "$tmp/steps"
 replace_section "$DOC" targets "$tmp/targets"
 replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"

@@ -20,7 +20,8 @@ STEPS=(
 	da1651b # + the shared separator recognized by identity
 	67ae3ab # + the common pattern shapes confirmed by an allocation-free tail, not PathPattern.matches
 	738ee5d # + segment children in a table that compares hashes first, walk without recursion
-	6966f5b # + path elements handled as Object on the hot path (now)
+	6966f5b # + path elements handled as Object on the hot path
+	c3bb4f3 # + the walk back up visits only nodes that hold patterns (now)
 )
 (($#)) && STEPS=("$@")
 RESULTS=$PWD/benchmarks/results
