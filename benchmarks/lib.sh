@@ -82,3 +82,9 @@ set_property() { # file key value
 	{ grep -v "^$2=" "$1" 2>/dev/null || true; echo "$2=$3"; } >"$tmp"
 	mv "$tmp" "$1"
 }
+
+# The live route of the fallback rounds with the most requests/s on average ("live:<path>").
+cheaper_live_route() { # tsv
+	awk '$1 == "fallback" && $4 ~ /^live:/ { sum[$4] += $5; n[$4]++ }
+		END { for (k in sum) if (sum[k] / n[k] > top) { top = sum[k] / n[k]; best = k }; print best }' "$1"
+}

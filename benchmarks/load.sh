@@ -277,8 +277,7 @@ warm_up 0 3 "static-fallback $ON/api/recommendations" "/api/products $ON/api/pro
 # rounds rather than from a short trial before them (a 3 s trial picked either, run to run).
 rounds fallback "$FALLBACK_ROUNDS" static-fallback "$ON/api/recommendations" \
 	live:/api/products "$ON/api/products" live:/api/products/p-1 "$ON/api/products/p-1"
-best=$(awk '$1 == "fallback" && $4 ~ /^live:/ { sum[$4] += $5; n[$4]++ }
-	END { for (k in sum) if (sum[k] / n[k] > top) { top = sum[k] / n[k]; best = k }; print best }' "$RESULTS/load.tsv")
+best=$(cheaper_live_route "$RESULTS/load.tsv")
 echo "cheapest live route: $best" >&2
 LOAD_END=$(cat /proc/loadavg)
 # For the machine table of run-all.sh. The load average at the end counts this test's own busy

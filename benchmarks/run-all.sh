@@ -126,8 +126,7 @@ targets_table() {
 	read -r n means median mean low high < <(paired_ratio "$tsv" overhead control starter-on)
 	control=$(awk -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "control / on (two identical applications, the resolution of the run) %.3f (%.3f to %.3f)", m, l, h }')
 	# The cheaper live route: the one with the most requests/s over the rounds.
-	live=$(awk '$1 == "fallback" && $4 ~ /^live:/ { sum[$4] += $5; n[$4]++ }
-		END { for (k in sum) if (sum[k] / n[k] > top) { top = sum[k] / n[k]; best = k }; print best }' "$tsv")
+	live=$(cheaper_live_route "$tsv")
 	read -r n means median mean low high < <(paired_ratio "$tsv" fallback static-fallback "$live")
 	fallback=$(awk -v r="$means" -v m="$mean" -v l="$low" -v h="$high" -v live="${live#live:}" 'BEGIN { printf "against %s, the cheaper live route: ratio of the means %.3f; mean paired ratio %.3f (95 %% interval %.3f to %.3f)", live, r, m, l, h }')
 	fallback_met=$(awk -v r="$means" 'BEGIN { print (r + 0 >= 1.0 && r != "nan") ? "true" : "false" }')

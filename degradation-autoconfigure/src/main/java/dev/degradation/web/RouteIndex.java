@@ -124,8 +124,13 @@ final class RouteIndex {
 		return (best != null) ? best.route : null;
 	}
 
+	/** The value a path segment is matched by, or {@code null} for a separator. */
+	private static @Nullable String valueToMatch(Object element) {
+		return (element != SEPARATOR && element instanceof PathSegment segment) ? segment.valueToMatch() : null;
+	}
+
 	private static boolean isSeparator(Object element) {
-		return element == SEPARATOR || !(element instanceof PathSegment);
+		return valueToMatch(element) == null;
 	}
 
 	/**
@@ -288,10 +293,6 @@ final class RouteIndex {
 			return !value.isEmpty() || (this.steps[step] == WILDCARD_STEP && last);
 		}
 
-		private static @Nullable String valueToMatch(Object element) {
-			return (element != SEPARATOR && element instanceof PathSegment segment) ? segment.valueToMatch() : null;
-		}
-
 	}
 
 	/**
@@ -316,7 +317,6 @@ final class RouteIndex {
 
 		private final int mask;
 
-		/** The node of the literal start one element shorter, {@code null} at the root. */
 		/**
 		 * The nearest node above this one that holds patterns, {@code null} when there is none:
 		 * most nodes hold none, and the walk back up skips them.
@@ -349,8 +349,8 @@ final class RouteIndex {
 		}
 
 		@Nullable Node child(Object element) {
-			return (element != SEPARATOR && element instanceof PathSegment segment) ? segment(segment.valueToMatch())
-					: this.separator;
+			String value = valueToMatch(element);
+			return (value != null) ? segment(value) : this.separator;
 		}
 
 		private @Nullable Node segment(String value) {
