@@ -30,12 +30,23 @@ public final class RouteTable {
 	private static final Comparator<ShedRoute> SPECIFICITY = Comparator.comparing(ShedRoute::pattern,
 			PathPattern.SPECIFICITY_COMPARATOR);
 
-	private final Map<String, RouteIndex> routesByMethod;
+	/** The methods a manifest may name (the manifest reader refuses others), in slot order. */
+	private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+
+	/** The routes of each method, at the method's slot; {@code null} for a method without routes. */
+	private final @Nullable RouteIndex[] routesByMethod;
 
 	private final List<ShedRoute> routes;
 
 	private RouteTable(Map<String, RouteIndex> routesByMethod, List<ShedRoute> routes) {
-		this.routesByMethod = routesByMethod;
+		this.routesByMethod = new RouteIndex[METHODS.size()];
+		routesByMethod.forEach((method, index) -> {
+			int slot = slot(method);
+			if (slot < 0) {
+				throw new IllegalArgumentException("Unsupported HTTP method '" + method + "'");
+			}
+			this.routesByMethod[slot] = index;
+		});
 		this.routes = routes;
 	}
 
@@ -66,7 +77,7 @@ public final class RouteTable {
 		if (!head.isEmpty()) {
 			byMethod.put("HEAD", indexed(head));
 		}
-		return new RouteTable(Map.copyOf(byMethod), List.copyOf(routes));
+		return new RouteTable(byMethod, List.copyOf(routes));
 	}
 
 	private static RouteIndex indexed(List<ShedRoute> routes) {
@@ -93,7 +104,26 @@ public final class RouteTable {
 	 * @return the method's routes, or {@code null} when it has none
 	 */
 	@Nullable RouteIndex index(String method) {
-		return this.routesByMethod.get(method);
+		int slot = slot(method);
+		return (slot >= 0) ? this.routesByMethod[slot] : null;
+	}
+
+	/**
+	 * The slot of a method in {@link #METHODS}, or -1. A string switch, not a map: the probe of
+	 * {@code Map.copyOf}'s table divides ({@code Math.floorMod}), which the profile of the decision
+	 * showed at a tenth of a lookup.
+	 */
+	private static int slot(String method) {
+		return switch (method) {
+			case "GET" -> 0;
+			case "HEAD" -> 1;
+			case "POST" -> 2;
+			case "PUT" -> 3;
+			case "PATCH" -> 4;
+			case "DELETE" -> 5;
+			case "OPTIONS" -> 6;
+			default -> -1;
+		};
 	}
 
 	/**

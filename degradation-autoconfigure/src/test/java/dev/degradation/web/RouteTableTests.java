@@ -49,6 +49,15 @@ class RouteTableTests {
 	}
 
 	@Test
+	void methodsAreMatchedExactlyAsSent() {
+		// HTTP methods are case-sensitive; a method no manifest can name matches nothing.
+		assertThat(this.table.find("get", PathContainer.parsePath("/api/feed"))).isNull();
+		assertThat(this.table.find("TRACE", PathContainer.parsePath("/api/feed"))).isNull();
+		assertThat(this.table.find("PROPFIND", PathContainer.parsePath("/api/feed"))).isNull();
+		assertThat(pathOf(new String("GET".toCharArray()), "/api/feed")).isEqualTo("/api/feed");
+	}
+
+	@Test
 	void headMatchesGetRoutesAndPrefersAnExplicitHeadRoute() {
 		assertThat(this.table.find("HEAD", PathContainer.parsePath("/api/feed")).route().method()).isEqualTo("GET");
 		assertThat(this.table.find("HEAD", PathContainer.parsePath("/api/media/live")).route().method())
