@@ -20,11 +20,24 @@
 #
 # Noise. Every application gets the same JVM flags (JVM_FLAGS below: fixed heap, pre-touched, G1
 # named explicitly, so that pinning, which makes a JVM see one CPU, cannot switch it to Serial), and
-# is warmed up until its throughput settles (warm_up below). Rounds are short (2 s) and many (60),
-# so that the three measurements of a round lie within 6 s of each other and a change of the
-# machine's speed during a round, the main noise here, spoils few of the paired ratios. (On this
-# machine one warmed application, alone under load, went from 25,000 to 16,500 requests/s over
-# 90 s at the same CPU time, and consecutive 1 s measurements differ by about 7 %.)
+# is warmed up until its throughput settles (warm_up below). The speed of this machine changes from
+# second to second: one warmed application, alone under load, went from 25,000 to 16,500
+# requests/s over 90 s at the same CPU time, and its CPU time per request moves with it (in one run
+# the paired on / off ratio of CPU time per request scattered as widely as that of requests/s:
+# benchmarks/results/window/cpu.tsv), so a finer measure of each application does not help; only
+# pairing within a round does. Windows of 4 s: the same three applications measured in rounds of
+# 1, 2 and 4 s windows (benchmarks/results/window/rounds.tsv) gave a standard deviation of the
+# paired on / off ratio of 0.058, 0.092 and 0.020, and of the control / on ratio of 0.051, 0.075 and
+# 0.039 (18, 18 and 12 rounds): a longer window averages the second-to-second changes out, and the
+# three windows of a round still lie within 15 s of each other.
+#
+# The starter's own share of the request threads' CPU. After the rounds, async-profiler 4.1 (from
+# Maven Central) is attached to starter-on for PROFILE_SECONDS of the same load, and the CPU
+# samples of the request threads that are inside DegradationFilter itself (its own code and what it
+# calls, other than the rest of the filter chain) are counted. This measures the starter's direct
+# work without the machine's noise; it does not see what the filter changes elsewhere (one more
+# filter in Tomcat's chain, one more header written, how the JIT compiles the chain). It is
+# skipped, with a note, when the profiler or jcmd is not available.
 #
 # Pinning: not by default. --pin runs the three applications on CPU 0 (taskset -c 0) and wrk on
 # CPU 1 (taskset -c 1). Measured on this 2-core machine, 3 runs each, alternating pinned and not
@@ -41,16 +54,15 @@
 #
 # Usage: benchmarks/load.sh [--no-build] [--rounds N] [--duration SECONDS] [--warmup SECONDS]
 #                           [--pin | --no-pin] [--doc FILE]
-# Defaults: 60 rounds of 2 s for the overhead (a run of 30 rounds of 3 s gave a 95 % interval of
-# +-0.034 around the on / off ratio, too wide to tell 0.98 from 1; the interval narrows with the
-# square root of the rounds), 12 rounds for the fallback, warm-up passes of 8 s, not pinned;
-# about 12 minutes.
+# Defaults: 48 rounds of 4 s windows for the overhead (the interval narrows with the square root
+# of the rounds; 60 rounds of 2 s windows gave +-0.022), 12 rounds for the fallback, warm-up passes
+# of 8 s, a profile of 20 s, not pinned; about 16 minutes.
 # Needs wrk and curl (a missing one is installed with apt-get), and taskset (util-linux) for --pin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-BUILD=1 ROUNDS=60 FALLBACK_ROUNDS=12 DURATION=2 WARMUP=8 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
+BUILD=1 ROUNDS=48 FALLBACK_ROUNDS=12 DURATION=4 WARMUP=8 PROFILE_SECONDS=20 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;
@@ -121,7 +133,58 @@ start_app() {
 	done
 	[[ -n $port ]] || { echo "$name did not start within 120 s" >&2; exit 1; }
 	printf -v "PORT_${name//-/_}" '%s' "$port"
+	printf -v "PID_${name//-/_}" '%s' "$pid"
 	echo "$name: 127.0.0.1:$port ($*)" >&2
+}
+
+# fetch_profiler: sets PROFILER_LIB to async-profiler's agent for this machine (fetched from Maven
+# Central once, into benchmarks/target), or leaves it empty and sets PROFILE_NOTE to why.
+fetch_profiler() {
+	local arch dir=benchmarks/target/async-profiler version=4.1
+	PROFILER_LIB=""
+	case $(uname -m) in
+	x86_64) arch=linux-x64 ;;
+	aarch64) arch=linux-arm64 ;;
+	*) PROFILE_NOTE="not measured: async-profiler has no build for $(uname -m)"; return ;;
+	esac
+	if ! command -v jcmd >/dev/null 2>&1 || ! command -v jar >/dev/null 2>&1; then
+		PROFILE_NOTE="not measured: the JDK's jcmd or jar is missing"
+		return
+	fi
+	if [[ ! -f $dir/$arch/libasyncProfiler.so ]]; then
+		mkdir -p "$dir"
+		if ! ./mvnw -q -B -N dependency:copy -Dartifact="tools.profiler:async-profiler:$version" \
+			-DoutputDirectory="$dir" >&2 || ! (cd "$dir" && jar xf "async-profiler-$version.jar" "$arch/libasyncProfiler.so"); then
+			PROFILE_NOTE="not measured: async-profiler $version could not be fetched from Maven Central"
+			return
+		fi
+	fi
+	PROFILER_LIB=$(realpath "$dir/$arch/libasyncProfiler.so")
+}
+
+# profile_share PID URL: profiles the application PID (CPU time, 1 ms interval) while wrk loads URL
+# for PROFILE_SECONDS, and sets PROFILE_SAMPLES (CPU samples of its request threads) and
+# PROFILE_OWN (those inside DegradationFilter but not in the rest of the chain it calls).
+profile_share() {
+	local pid=$1 url=$2 out=$WORK/profile.collapsed
+	# jcmd reads key=value as its own arguments unless the agent's options are quoted.
+	jcmd "$pid" JVMTI.agent_load "$PROFILER_LIB" "\"start,event=itimer,interval=1ms,threads\"" | grep -q 'return code: 0' \
+		|| { echo "the profiler did not start" >&2; exit 1; }
+	measure "$url" "$PROFILE_SECONDS" >/dev/null
+	jcmd "$pid" JVMTI.agent_load "$PROFILER_LIB" "\"stop,collapsed,file=$out\"" | grep -q 'return code: 0' \
+		|| { echo "the profiler did not stop" >&2; exit 1; }
+	read -r PROFILE_SAMPLES PROFILE_OWN < <(awk '
+		# Collapsed stacks: "[thread];frame;frame;... count", outermost frame first.
+		{ count = $NF; stack = substr($0, 1, length($0) - length($NF) - 1) }
+		stack !~ /^\[http-nio-/ { next }
+		{ total += count; n = split(stack, frame, ";"); inside = 0; onward = 0
+			for (i = 2; i <= n; i++) {
+				if (!inside && frame[i] ~ /DegradationFilter\.doFilter/) inside = 1
+				else if (inside && frame[i] ~ /FilterChain\.doFilter/) { onward = 1; break }
+			}
+			if (inside && !onward) own += count }
+		END { print total + 0, own + 0 }' "$out")
+	((PROFILE_SAMPLES > 0)) || { echo "the profile holds no sample of a request thread" >&2; exit 1; }
 }
 
 # measure URL SECONDS: prints "requests/s p50 p90 p99 requests errors".
@@ -262,6 +325,20 @@ expect "/api/products answers without the starter's header when it is disabled" 
 warm_up 1 4 "starter-on $ON/api/products" "starter-off $OFF/api/products" "control $CONTROL/api/products"
 rounds overhead "$ROUNDS" starter-on "$ON/api/products" starter-off "$OFF/api/products" control "$CONTROL/api/products"
 
+fetch_profiler
+if [[ -n $PROFILER_LIB ]]; then
+	echo "profiling starter-on for ${PROFILE_SECONDS} s" >&2
+	profile_share "$PID_starter_on" "$ON/api/products"
+	PROFILE_SHARE=$(awk -v own="$PROFILE_OWN" -v all="$PROFILE_SAMPLES" 'BEGIN { printf "%.2f", 100 * own / all }')
+	PROFILE_NOTE="$PROFILE_OWN of $PROFILE_SAMPLES CPU samples of the request threads ($PROFILE_SHARE %) were inside the starter's filter"
+	set_property "$RESULTS/run.properties" load.profile.samples "$PROFILE_SAMPLES"
+	set_property "$RESULTS/run.properties" load.profile.own "$PROFILE_OWN"
+else
+	set_property "$RESULTS/run.properties" load.profile.samples ""
+	set_property "$RESULTS/run.properties" load.profile.own ""
+fi
+echo "profile: $PROFILE_NOTE" >&2
+
 curl -sf -X POST -H 'Content-Type: application/json' -d '{"enabled": true, "level": 2}' \
 	"$ON/actuator/degradation" >/dev/null
 expect "/api/recommendations answers from its static fallback at level 2" \
@@ -299,6 +376,12 @@ CONTROL_NOTE="The *control* is a second application identical to starter-on: wit
 	ratio_table overhead starter-on,starter-off control,starter-on control,starter-off
 	echo
 	echo "$CONTROL_NOTE"
+	echo
+	if [[ -n $PROFILER_LIB ]]; then
+		echo "**The starter's own work.** async-profiler 4.1 attached to starter-on after the rounds, for ${PROFILE_SECONDS} s of the same load (\`event=itimer\`, 1 ms): $PROFILE_NOTE, in its own code or what it calls (setting the \`X-Degradation-Level\` header), not counting the rest of the filter chain. This share does not move with the speed of the machine; it leaves out what the filter's presence costs elsewhere (one more entry in Tomcat's filter chain, one more header written out, a different compilation of the chain by the JIT)."
+	else
+		echo "**The starter's own work** (a profile of starter-on under the same load): $PROFILE_NOTE."
+	fi
 } >"$RESULTS/load-overhead.md"
 {
 	echo "The starter-on application of the table above, then set to level 2 (\`POST /actuator/degradation {\"enabled\":true,\"level\":2}\`): \`GET /api/recommendations\` answered by its static fallback against the two cheapest live routes at that level, \`GET /api/products\` and \`GET /api/products/p-1\`, all three in every round. The cheaper live route, by mean requests/s over these rounds, is **\`${best#live:}\`**; the target compares the fallback with it. Same load and placement; after $WARMUP_NOTE, $FALLBACK_ROUNDS rounds, in an order that cycles through the six permutations; each cell: requests/s (p50 / p90 / p99 ms):"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates every figure of docs/performance.md on this machine: the JMH benchmarks of the
-# request path (short but honest: 1 fork, 3 x 1 s warm-up, 5 x 1 s measurement, -prof gc), then
+# request path (JMH_ARGS below: 2 forks, 2 x 1 s warm-up, 3 x 1 s measurement, -prof gc), then
 # the load test of the sample shop (benchmarks/load.sh), then the tables, the machine and the
 # verdict on each target. Waits first (at most 20 minutes) for the 1-minute load average to drop
 # below 1.0, because other work on a 2-core machine distorts every figure; the load average is
-# recorded either way. Takes 15 to 40 minutes (the load test alone 10 to 12).
+# recorded either way. Takes 35 to 60 minutes (the load test alone about 16).
 #
 # Usage: benchmarks/run-all.sh [--render-only | --skip-load]
 #   --render-only  rewrite the document from the results already in benchmarks/results
@@ -125,6 +125,9 @@ targets_table() {
 		else print "**not resolved**: the interval spans 0.98" }')
 	read -r n means median mean low high < <(paired_ratio "$tsv" overhead control starter-on)
 	control=$(awk -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "control / on (two identical applications, the resolution of the run) %.3f (%.3f to %.3f)", m, l, h }')
+	if [[ -n $(prop load.profile.samples) ]]; then
+		control+=$(awk -v own="$(prop load.profile.own)" -v all="$(prop load.profile.samples)" 'BEGIN { printf "; the starter'"'"'s own code, profiled: %.2f %% of the request threads'"'"' CPU", 100 * own / all }')
+	fi
 	# The cheaper live route: the one with the most requests/s over the rounds.
 	live=$(cheaper_live_route "$tsv")
 	read -r n means median mean low high < <(paired_ratio "$tsv" fallback static-fallback "$live")
