@@ -50,6 +50,9 @@ wait_for_quiet_machine() { # max_seconds
 # where ratio-of-means is mean(A) / mean(B) over those rounds, median and mean are of the paired
 # ratios, and low..high is the 95 % t-interval of their mean (n - 1 degrees of freedom; low and
 # high are "nan" when n < 2). awk only, so that a fresh Debian machine needs nothing more.
+# paired_ratio TSV SECTION A B: per round the ratio of A's requests/s to B's, where A or B may be a
+# group "X+Y" whose requests/s are summed (a round counts only when every member was measured);
+# prints: rounds, ratio of the means, median, mean, and the 95 % t-interval of the mean.
 paired_ratio() { # tsv section label_a label_b
 	awk -v section="$2" -v a="$3" -v b="$4" '
 		function t975(df, z) { # two-sided 95 % quantile of Student t
@@ -58,10 +61,11 @@ paired_ratio() { # tsv section label_a label_b
 			return z + (z ^ 3 + z) / (4 * df) + (5 * z ^ 5 + 16 * z ^ 3 + 3 * z) / (96 * df ^ 2)
 		}
 		BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", T, " ") }
-		$1 == section && $4 == a { va[$2] = $5; rounds[$2] = 1 }
-		$1 == section && $4 == b { vb[$2] = $5; rounds[$2] = 1 }
+		BEGIN { na = split(a, A, "+"); nb = split(b, B, "+"); for (i = 1; i <= na; i++) inA[A[i]] = 1; for (i = 1; i <= nb; i++) inB[B[i]] = 1 }
+		$1 == section && ($4 in inA) { va[$2] += $5; ca[$2]++; rounds[$2] = 1 }
+		$1 == section && ($4 in inB) { vb[$2] += $5; cb[$2]++; rounds[$2] = 1 }
 		END {
-			for (r in rounds) if ((r in va) && (r in vb) && vb[r] > 0) {
+			for (r in rounds) if (ca[r] == na && cb[r] == nb && vb[r] > 0) {
 				x[++n] = va[r] / vb[r]; sa += va[r]; sb += vb[r]; sum += x[n]
 			}
 			if (n == 0) { print 0, "nan", "nan", "nan", "nan", "nan"; exit }

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Load test of the sample shop on this machine, loopback only, bounded in time (10 to 12 minutes
+# Load test of the sample shop on this machine, loopback only, bounded in time (about 16 minutes
 # with the defaults), stopping its applications on exit.
 #
 #   1. Throughput of a trivial core endpoint (GET /api/products) with the starter on and every tier
-#      live ("starter-on"), against the same application with --degradation.enabled=false
-#      ("starter-off"), and against a second, identical starter-on application ("control", an A/A
-#      check inside the same run). All three run side by side and are measured one after the other
-#      in every round, in an order that cycles through the six permutations (so each takes every
-#      position equally often, and each precedes each other as often as it follows it, when the
-#      number of rounds is a multiple of 6). Per round the paired ratios starter-on / starter-off
-#      and control / starter-on are taken; the ratio of the means, the median of the paired ratios
-#      and a 95 % t-interval of their mean are reported. The control ratio shows what this very run
-#      can resolve: two identical applications should give 1.
+#      live, against the same application with --degradation.enabled=false, each configuration
+#      running twice ("starter-on" and "starter-on-2", "starter-off" and "starter-off-2"): each JVM
+#      compiles its own code, and two identical JVMs can differ by a few per cent for their whole
+#      life, so one JVM per configuration would let one JVM's luck pass for the starter's cost. All
+#      four run side by side and are measured one after the other in every round, in an order
+#      that cycles through a balanced Latin square (each takes every position once in four rounds,
+#      and follows each other once). Per round the paired ratio of the configurations is the sum
+#      of the two starter-on throughputs over the sum of the two starter-off ones; the ratio of the
+#      means, the median of the paired ratios and a 95 % t-interval of their mean are reported. The
+#      ratios of the two JVMs of one configuration (starter-on-2 / starter-on, starter-off-2 /
+#      starter-off) are A/A checks: they show what this very run can resolve.
 #   2. A shed route answered from its static fallback (GET /api/recommendations at level 2, set
 #      through POST /actuator/degradation) against the two cheapest live routes of the same
 #      application at the same level (GET /api/products and GET /api/products/p-1), all three
@@ -27,7 +29,7 @@
 # benchmarks/results/window/cpu.tsv), so a finer measure of each application does not help; only
 # pairing within a round does. Windows of 4 s: the same three applications measured in rounds of
 # 1, 2 and 4 s windows (benchmarks/results/window/rounds.tsv) gave a standard deviation of the
-# paired on / off ratio of 0.058, 0.092 and 0.020, and of the control / on ratio of 0.051, 0.075 and
+# paired on / off ratio of 0.058, 0.092 and 0.020, and of the ratio of two starter-on JVMs of 0.051, 0.075 and
 # 0.039 (18, 18 and 12 rounds): a longer window averages the second-to-second changes out, and the
 # three windows of a round still lie within 15 s of each other.
 #
@@ -42,7 +44,7 @@
 # Pinning: not by default. --pin runs the three applications on CPU 0 (taskset -c 0) and wrk on
 # CPU 1 (taskset -c 1). Measured on this 2-core machine, 3 runs each, alternating pinned and not
 # pinned, 6 rounds of 3 s each (the raw rounds are in benchmarks/results/pinning/): the standard
-# deviation of the paired control / starter-on ratio within a run was 0.125, 0.025 and 0.153
+# deviation of the paired ratio of two starter-on JVMs within a run was 0.125, 0.025 and 0.153
 # pinned, against 0.062, 0.019 and 0.056 not pinned, and its mean ranged over 0.966 to 1.074 pinned
 # against 0.964 to 1.029 not pinned. Pinned, an application has one core for its request threads
 # and its JIT compiler threads together: no pinned run settled within 4 warm-up passes (every JVM
@@ -54,15 +56,15 @@
 #
 # Usage: benchmarks/load.sh [--no-build] [--rounds N] [--duration SECONDS] [--warmup SECONDS]
 #                           [--pin | --no-pin] [--doc FILE]
-# Defaults: 48 rounds of 4 s windows for the overhead (the interval narrows with the square root
-# of the rounds; 60 rounds of 2 s windows gave +-0.022), 12 rounds for the fallback, warm-up passes
+# Defaults: 36 rounds of 4 s windows for the overhead (the interval narrows with the square root
+# of the rounds; 60 rounds of 2 s windows of one JVM per configuration gave +-0.022), 12 rounds for the fallback, warm-up passes
 # of 8 s, a profile of 20 s, not pinned; about 16 minutes.
 # Needs wrk and curl (a missing one is installed with apt-get), and taskset (util-linux) for --pin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-BUILD=1 ROUNDS=48 FALLBACK_ROUNDS=12 DURATION=4 WARMUP=8 PROFILE_SECONDS=20 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
+BUILD=1 ROUNDS=36 FALLBACK_ROUNDS=12 DURATION=4 WARMUP=8 PROFILE_SECONDS=20 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;
@@ -92,8 +94,8 @@ else
 	SERVER_CPU=() WRK_CPU=()
 	PLACEMENT="not pinned: the applications and \`wrk\` share both CPUs"
 fi
-if ((ROUNDS % 6)); then
-	echo "warning: $ROUNDS rounds is not a multiple of 6; the three orders are not balanced" >&2
+if ((ROUNDS % 4)); then
+	echo "warning: $ROUNDS rounds is not a multiple of 4; the four orders are not balanced" >&2
 fi
 if ((BUILD)); then
 	./mvnw -q -B -pl sample-app -am package -DskipTests
@@ -237,16 +239,19 @@ warm_up() {
 	WARMUP_NOTE+=")"
 }
 
-# rounds SECTION COUNT LABEL URL LABEL URL [LABEL URL]: COUNT rounds in which every configuration is
-# measured once, in an order that cycles through every permutation (2 or 6 of them), so that a
-# drift of the machine hits all alike; appends "section round position label result" lines to
-# $RESULTS/load.tsv.
+# rounds SECTION COUNT LABEL URL LABEL URL [LABEL URL [LABEL URL]]: COUNT rounds in which every
+# configuration is measured once, in an order that cycles through every permutation (2 or 6 of
+# them) or, for four, through a balanced Latin square, so that a drift of the machine hits all
+# alike; appends "section round position label result" lines to $RESULTS/load.tsv.
 rounds() {
 	local section=$1 count=$2 round position index result perms
 	shift 2
 	local labels=() urls=()
 	while (($#)); do labels+=("$1"); urls+=("$2"); shift 2; done
-	if ((${#labels[@]} == 3)); then
+	if ((${#labels[@]} == 4)); then
+		# Williams' square: each position once, and each immediately after each other once.
+		perms=("0 1 3 2" "1 2 0 3" "2 3 1 0" "3 0 2 1")
+	elif ((${#labels[@]} == 3)); then
 		# The three rotations first, then the three rotations of the reverse order.
 		perms=("0 1 2" "1 2 0" "2 0 1" "0 2 1" "2 1 0" "1 0 2")
 	else
@@ -264,11 +269,13 @@ rounds() {
 
 # round_table SECTION LABEL...: one Markdown row per round: the order, each configuration's
 # requests/s (p50 / p90 / p99 ms), the errors of each, and the paired ratios of the round.
-# RATIOS holds the pairs "A,B" (the ratio A / B) to show, with their column titles in RATIO_TITLES.
+# RATIOS holds the pairs "A,B" (the ratio A / B) to show, with their column titles in RATIO_TITLES;
+# A or B may be a group "X+Y", whose requests/s are summed.
 round_table() {
 	local section=$1
 	shift
 	awk -v section="$section" -v labels="$*" -v ratios="${RATIOS[*]}" -v titles="$(IFS='|'; echo "${RATIO_TITLES[*]}")" '
+		function total(r, group,   g, n, i, sum) { n = split(group, g, "+"); for (i = 1; i <= n; i++) sum += rps[r, g[i]]; return sum }
 		BEGIN { k = split(labels, L, " "); m = split(ratios, R, " "); split(titles, T, "|") }
 		$1 == section { r = $2; rounds[r] = 1; if (r > last) last = r
 			rps[r, $4] = $5; lat[r, $4] = sprintf("%.2f / %.2f / %.2f", $6, $7, $8); err[r, $4] = $10
@@ -285,7 +292,7 @@ round_table() {
 					errors = errors (i > 1 ? " / " : "") err[r, L[i]] + 0
 				}
 				for (j = 1; j <= m; j++) { split(R[j], p, ",")
-					line = line sprintf(" %.3f |", rps[r, p[1]] / rps[r, p[2]]) }
+					line = line sprintf(" %.3f |", total(r, p[1]) / total(r, p[2])) }
 				print line " " errors " |"
 			}
 		}' "$RESULTS/load.tsv"
@@ -308,22 +315,28 @@ ratio_table() {
 : >"$RESULTS/load.tsv"
 started=$SECONDS
 start_app starter-on
+start_app starter-on-2
 start_app starter-off --degradation.enabled=false
-start_app control
-echo "started the three applications in $((SECONDS - started)) s" >&2
+start_app starter-off-2 --degradation.enabled=false
+echo "started the four applications in $((SECONDS - started)) s" >&2
 ON=http://127.0.0.1:$PORT_starter_on
+ON2=http://127.0.0.1:$PORT_starter_on_2
 OFF=http://127.0.0.1:$PORT_starter_off
-CONTROL=http://127.0.0.1:$PORT_control
+OFF2=http://127.0.0.1:$PORT_starter_off_2
 
-expect "/api/products answers with the starter on, level 0" \
-	bash -c "curl -sfi '$ON/api/products' | grep -qi '^x-degradation-level: 0'"
-expect "/api/products answers with the starter on, level 0, in the control" \
-	bash -c "curl -sfi '$CONTROL/api/products' | grep -qi '^x-degradation-level: 0'"
-expect "/api/products answers without the starter's header when it is disabled" \
-	bash -c "curl -sfi '$OFF/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
+for url in "$ON" "$ON2"; do
+	expect "/api/products answers with the starter on, level 0 ($url)" \
+		bash -c "curl -sfi '$url/api/products' | grep -qi '^x-degradation-level: 0'"
+done
+for url in "$OFF" "$OFF2"; do
+	expect "/api/products answers without the starter's header when it is disabled ($url)" \
+		bash -c "curl -sfi '$url/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
+done
 
-warm_up 1 4 "starter-on $ON/api/products" "starter-off $OFF/api/products" "control $CONTROL/api/products"
-rounds overhead "$ROUNDS" starter-on "$ON/api/products" starter-off "$OFF/api/products" control "$CONTROL/api/products"
+warm_up 1 4 "starter-on $ON/api/products" "starter-on-2 $ON2/api/products" \
+	"starter-off $OFF/api/products" "starter-off-2 $OFF2/api/products"
+rounds overhead "$ROUNDS" starter-on "$ON/api/products" starter-on-2 "$ON2/api/products" \
+	starter-off "$OFF/api/products" starter-off-2 "$OFF2/api/products"
 
 fetch_profiler
 if [[ -n $PROFILER_LIB ]]; then
@@ -364,18 +377,20 @@ set_property "$RESULTS/run.properties" load.loadavg.start "$LOAD_START"
 set_property "$RESULTS/run.properties" load.loadavg.end "$LOAD_END"
 
 COMMAND="java ${JVM_FLAGS[*]} -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false"
-CONTROL_NOTE="The *control* is a second application identical to starter-on: with a perfect measurement control / starter-on would be exactly 1, so its distance from 1 and the width of its interval show the smallest difference this run can resolve. A starter-on / starter-off ratio closer to 1 than that is within the noise of the machine; a control interval that excludes 1 means that two identical applications differed for the whole run (each JVM compiles its own code), a difference that the interval of a single pair does not cover."
+AA_NOTE="*starter-on-2* and *starter-off-2* are second JVMs of the same two configurations: with a perfect measurement, starter-on-2 / starter-on and starter-off-2 / starter-off would be exactly 1, so their distance from 1 and the width of their intervals show the smallest difference this run can resolve. An interval of one of them that excludes 1 means that two identical JVMs differed for the whole run (each compiles its own code): the reason for two JVMs per configuration, whose sums the on / off ratio compares."
 {
-	echo "Three applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and *control* the same as starter-on. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. After $OVERHEAD_WARMUP_NOTE, $ROUNDS rounds; in each round the three are measured one after the other, in an order that cycles through the six permutations. The paired ratios are taken within each round. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
+	echo "Four applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and a second JVM of each, *starter-on-2* and *starter-off-2*. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. After $OVERHEAD_WARMUP_NOTE, $ROUNDS rounds; in each round the four are measured one after the other, in an order that cycles through a balanced Latin square. The paired ratios are taken within each round; *on / off* is the sum of the two starter-on throughputs over the sum of the two starter-off ones. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
 	echo
 	echo "\`GET /api/products\` at level 0 (every tier live); each cell: requests/s (p50 / p90 / p99 ms):"
 	echo
-	RATIOS=(starter-on,starter-off control,starter-on) RATIO_TITLES=("on / off" "control / on")
-	round_table overhead starter-on starter-off control
+	RATIOS=(starter-on+starter-on-2,starter-off+starter-off-2 starter-on-2,starter-on starter-off-2,starter-off)
+	RATIO_TITLES=("on / off" "on-2 / on" "off-2 / off")
+	round_table overhead starter-on starter-on-2 starter-off starter-off-2
 	echo
-	ratio_table overhead starter-on,starter-off control,starter-on control,starter-off
+	ratio_table overhead starter-on+starter-on-2,starter-off+starter-off-2 starter-on-2,starter-on starter-off-2,starter-off \
+		starter-on,starter-off starter-on-2,starter-off-2
 	echo
-	echo "$CONTROL_NOTE"
+	echo "$AA_NOTE"
 	echo
 	if [[ -n $PROFILER_LIB ]]; then
 		echo "**The starter's own work.** async-profiler 4.1 attached to starter-on after the rounds, for ${PROFILE_SECONDS} s of the same load (\`event=itimer\`, 1 ms): $PROFILE_NOTE, in its own code or what it calls (setting the \`X-Degradation-Level\` header), not counting the rest of the filter chain. This share does not move with the speed of the machine; it leaves out what the filter's presence costs elsewhere (one more entry in Tomcat's filter chain, one more header written out, a different compilation of the chain by the JIT)."
@@ -391,7 +406,7 @@ CONTROL_NOTE="The *control* is a second application identical to starter-on: wit
 	echo
 	ratio_table fallback "static-fallback,live:/api/products" "static-fallback,live:/api/products/p-1"
 	echo
-	echo "All three routes are served by the same application, so this part has no control of its own; the control ratio of the table above shows how fine a difference the run resolves."
+	echo "All three routes are served by the same application, so this part has no A/A check of its own; those of the table above show how fine a difference the run resolves."
 } >"$RESULTS/load-fallback.md"
 cat "$RESULTS/load-overhead.md" "$RESULTS/load-fallback.md"
 if [[ -f $DOC ]]; then
