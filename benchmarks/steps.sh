@@ -3,8 +3,9 @@
 # step of the hot path has the benchmark that shows why (docs/performance.md, "How the lookup got
 # here"). Each commit is exported with git archive into a temporary directory (no worktree), built
 # there (benchmarks module and what it needs, tests skipped) and measured with the same JMH
-# options as run-all.sh; results go to benchmarks/results/decision-<commit>.json. About 4 minutes
-# per step. Waits first, like run-all.sh, for a quiet machine.
+# options at every step (1 fork, 3 x 1 s warm-up, 5 x 1 s measurement, -prof gc: the options the
+# first steps were measured with, kept so that the rows compare); results go to
+# benchmarks/results/decision-<commit>.json. About 4 minutes per step. Waits first, like run-all.sh, for a quiet machine.
 #
 # Usage: benchmarks/steps.sh [COMMIT...]   (default: the steps listed in STEPS below)
 #        QUIET_WAIT=SECONDS bounds the wait for a quiet machine (default 1200)
@@ -21,7 +22,8 @@ STEPS=(
 	67ae3ab # + the common pattern shapes confirmed by an allocation-free tail, not PathPattern.matches
 	738ee5d # + segment children in a table that compares hashes first, walk without recursion
 	6966f5b # + path elements handled as Object on the hot path
-	c3bb4f3 # + the walk back up visits only nodes that hold patterns (now)
+	c3bb4f3 # + the walk back up visits only nodes that hold patterns
+	a8264a4 # + the method's routes found by a string switch, not Map.copyOf (now)
 )
 (($#)) && STEPS=("$@")
 RESULTS=$PWD/benchmarks/results
