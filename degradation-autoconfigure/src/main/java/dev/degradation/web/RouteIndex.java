@@ -179,9 +179,33 @@ final class RouteIndex {
 
 		private final @Nullable String[] literals;
 
+		/** The steps that are literal segments, tested first: they are the likeliest to fail. */
+		private final int[] literalSteps;
+
+		/** The fewest and the most path elements after the literal start that can match. */
+		private final int minElements;
+
+		private final int maxElements;
+
 		private Tail(byte[] steps, @Nullable String[] literals) {
 			this.steps = steps;
 			this.literals = literals;
+			int literalCount = 0;
+			for (byte step : steps) {
+				literalCount += (step == LITERAL_STEP) ? 1 : 0;
+			}
+			this.literalSteps = new int[literalCount];
+			for (int step = 0, next = 0; step < steps.length; step++) {
+				if (steps[step] == LITERAL_STEP) {
+					this.literalSteps[next++] = step;
+				}
+			}
+			int last = steps.length - 1;
+			boolean rest = last >= 0 && steps[last] == REST_STEP;
+			// The rest matches nothing at all or more than one element; a final * also the end of the path.
+			boolean shorter = rest || (last >= 0 && steps[last] == WILDCARD_STEP);
+			this.minElements = shorter ? last : steps.length;
+			this.maxElements = rest ? Integer.MAX_VALUE : steps.length;
 		}
 
 		/**
@@ -250,13 +274,27 @@ final class RouteIndex {
 		}
 
 		/**
-		 * Tell whether the elements from an index on are what this tail requires, to the end.
+		 * Tell whether the elements from an index on are what this tail requires, to the end. The
+		 * number of elements and the literal segments are tested first, because they tell most
+		 * paths that do not match from those that do at the least cost.
 		 * @param elements the path's elements
 		 * @param from the index of the first element after the literal start
 		 * @return whether they match
 		 */
 		boolean matches(List<?> elements, int from) {
 			int size = elements.size();
+			int remaining = size - from;
+			if (remaining < this.minElements || remaining > this.maxElements) {
+				return false;
+			}
+			// Every literal step comes before the last step or is the last step of a tail
+			// without a rest or a final *, so the length test above keeps these indexes in range.
+			for (int step : this.literalSteps) {
+				String value = valueToMatch(elements.get(from + step));
+				if (value == null || !value.equals(this.literals[step])) {
+					return false;
+				}
+			}
 			int index = from;
 			byte[] steps = this.steps;
 			int last = steps.length - 1;
@@ -269,7 +307,7 @@ final class RouteIndex {
 					// A final * also matches where the path ends: /a/* matches /a/.
 					return steps[step] == WILDCARD_STEP && step == last;
 				}
-				if (!matches(step, elements.get(index), step == last)) {
+				if (steps[step] != LITERAL_STEP && !matches(step, elements.get(index), step == last)) {
 					return false;
 				}
 				index++;
