@@ -195,7 +195,8 @@ steps_table \
 	"+ hashed child table, no recursion (\`738ee5d\`)=$RESULTS/decision-738ee5d.json" \
 	"+ path elements as \`Object\` on the hot path (\`6966f5b\`)=$RESULTS/decision-6966f5b.json" \
 	"+ the walk back up skips nodes without patterns (\`c3bb4f3\`)=$RESULTS/decision-c3bb4f3.json" \
-	"+ the method's routes found by a string switch, not \`Map.copyOf\` (now, \`a8264a4\`)=$RESULTS/decision-a8264a4.json" >"$tmp/steps"
+	"+ the method's routes found by a string switch, not \`Map.copyOf\` (\`a8264a4\`)=$RESULTS/decision-a8264a4.json" \
+	"+ a tail tests the path's length and its literal segments first (now, \`8f80cd1\`)=$RESULTS/decision-8f80cd1.json" >"$tmp/steps"
 replace_section "$DOC" jmh-steps "$tmp/steps"
 replace_section "$DOC" targets "$tmp/targets"
 replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"

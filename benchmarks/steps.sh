@@ -23,7 +23,8 @@ STEPS=(
 	738ee5d # + segment children in a table that compares hashes first, walk without recursion
 	6966f5b # + path elements handled as Object on the hot path
 	c3bb4f3 # + the walk back up visits only nodes that hold patterns
-	a8264a4 # + the method's routes found by a string switch, not Map.copyOf (now)
+	a8264a4 # + the method's routes found by a string switch, not Map.copyOf
+	8f80cd1 # + a tail tests the number of path elements and its literal segments first (now)
 )
 (($#)) && STEPS=("$@")
 RESULTS=$PWD/benchmarks/results
