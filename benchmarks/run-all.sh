@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates every figure of docs/performance.md on this machine: the JMH benchmarks of the
-# request path (JMH_ARGS below: 3 forks, 2 x 1 s warm-up, 3 x 1 s measurement, -prof gc), then
+# request path (JMH_ARGS below: 5 forks, 2 x 1 s warm-up, 3 x 1 s measurement, -prof gc), then
 # the load test of the sample shop (benchmarks/load.sh), then the tables, the machine and the
 # verdict on each target. Waits first (at most 20 minutes) for the 1-minute load average to drop
 # below 1.0, because other work on a 2-core machine distorts every figure; the load average is
@@ -15,10 +15,11 @@ source benchmarks/lib.sh
 
 DOC=docs/performance.md
 RESULTS=benchmarks/results
-# Three forks: one JVM's compilation decisions can move a row by 30 % from one run to the next,
-# with a small error inside the run, and the machine's speed drifts from minute to minute; forks
-# spread over several minutes average both, and the error across them shows it.
-JMH_ARGS=(-f 3 -wi 2 -w 1s -i 3 -r 1s -prof gc)
+# Five forks: the JIT compiles the lookup differently from one JVM to the next, and some forks
+# settle markedly slower than others for their whole life (benchmarks/results/jmh.log has every
+# fork's iterations); the machine's speed also drifts from minute to minute. Forks spread over
+# several minutes average both, and the error across them shows it.
+JMH_ARGS=(-f 5 -wi 2 -w 1s -i 3 -r 1s -prof gc)
 JMH_INCLUDE='DecisionBenchmark|FallbackWriterBenchmark|FilterBenchmark'
 MODE=${1:-}
 ensure_command jq jq
