@@ -6,9 +6,12 @@
 # below 1.0, because other work on a 2-core machine distorts every figure; the load average is
 # recorded either way. Takes 35 to 60 minutes (the load test alone about 16).
 #
-# Usage: benchmarks/run-all.sh [--render-only | --skip-load]
+# Usage: benchmarks/run-all.sh [--render-only | --skip-load | --load-only]
 #   --render-only  rewrite the document from the results already in benchmarks/results
 #   --skip-load    measure JMH only, keep the load test's results
+#   --load-only    run the load test only, keep the JMH results
+# LOAD_ROUNDS=N sets the rounds of the load test's overhead part (default: load.sh's 36, about
+# 16 minutes; its interval narrows with the square root of the rounds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
@@ -24,7 +27,12 @@ JMH_INCLUDE='DecisionBenchmark|FallbackWriterBenchmark|FilterBenchmark'
 MODE=${1:-}
 ensure_command jq jq
 
-if [[ $MODE != --render-only ]]; then
+if [[ $MODE == --load-only ]]; then
+	./mvnw -q -B -pl sample-app -am package -DskipTests
+	wait_for_quiet_machine 1200
+	# load.sh replaces its own lines (load.*) in run.properties and leaves the JMH ones.
+	benchmarks/load.sh --no-build ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
+elif [[ $MODE != --render-only ]]; then
 	./mvnw -q -B -pl benchmarks,sample-app -am package -DskipTests
 	wait_for_quiet_machine 1200
 	# The load test's own lines (load.*) survive a run that skips it.
@@ -40,7 +48,8 @@ if [[ $MODE != --render-only ]]; then
 	if [[ $MODE != --skip-load ]]; then
 		# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
 		wait_for_quiet_machine 300
-		benchmarks/load.sh --no-build # records load.date and its load averages in run.properties
+		# records load.date and its load averages in run.properties
+		benchmarks/load.sh --no-build ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
 	fi
 	{
 		echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
