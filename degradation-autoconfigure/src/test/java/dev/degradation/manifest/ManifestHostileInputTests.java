@@ -202,11 +202,14 @@ class ManifestHostileInputTests {
 		Arbitrary<Integer> failurePercent = Arbitraries.integers().between(20, 100);
 		return Combinators.combine(interval, window, failurePercent, Arbitraries.integers().between(1, 60_000),
 				Arbitraries.integers().between(0, 3600), Arbitraries.integers().between(0, 63))
-			.as((intervalMs, windowSeconds, failure, timeout, hysteresis, present) -> {
+			.as((intervalMs, drawnWindowSeconds, failure, timeout, hysteresis, present) -> {
 				// '${placeholder}' resolves to 1500.
 				long timeoutMs = (timeout % 2 == 0) ? 1500 : timeout;
 				long period = intervalMs + timeoutMs;
-				long reachable = Math.min(10_000, (long) windowSeconds * 1000 / period);
+				// The window holds at least one probe that takes its whole timeout, or no
+				// min_samples could be reached (a 20 s window with a 47 s timeout once slipped through).
+				long windowSeconds = Math.max(drawnWindowSeconds, (period + 999) / 1000);
+				long reachable = Math.min(10_000, windowSeconds * 1000 / period);
 				StringBuilder keys = new StringBuilder();
 				appendIf(keys, present, 0, "health_check_interval_ms", String.valueOf(intervalMs));
 				appendIf(keys, present, 1, "window_seconds", String.valueOf(windowSeconds));
