@@ -19,7 +19,7 @@ source benchmarks/lib.sh
 DOC=docs/performance.md
 RESULTS=benchmarks/results
 # Five forks: the JIT compiles the lookup differently from one JVM to the next, and some forks
-# settle markedly slower than others for their whole life (benchmarks/results/jmh.log has every
+# settle markedly slower than others for their whole life (benchmarks/results/jmh.json has every
 # fork's iterations); the machine's speed also drifts from minute to minute. Forks spread over
 # several minutes average both, and the error across them shows it.
 JMH_ARGS=(-f 5 -wi 2 -w 1s -i 3 -r 1s -prof gc)
