@@ -40,6 +40,7 @@ elif [[ $MODE != --render-only ]]; then
 	{
 		[[ -z $kept ]] || echo "$kept"
 		echo "jmh.command=java -jar benchmarks/target/benchmarks.jar '$JMH_INCLUDE' ${JMH_ARGS[*]}"
+		echo "jmh.date=$(date -u +%Y-%m-%dT%H:%MZ)"
 		echo "jmh.loadavg.start=$(cat /proc/loadavg)"
 	} >"$RESULTS/run.properties"
 	java -jar benchmarks/target/benchmarks.jar "$JMH_INCLUDE" "${JMH_ARGS[@]}" \
@@ -181,7 +182,7 @@ machine_section() {
 	cat <<MD
 | | |
 | --- | --- |
-| measured | JMH $(prop date), commit \`$(prop commit)\`; load test $(prop load.date) |
+| measured | JMH $(prop jmh.date || prop date), commit \`$(prop commit)\`; load test $(prop load.date) |
 | CPU | $(prop cpu), \`nproc\` = $(prop nproc) |
 | memory | $(prop memory) |
 | JVM | \`$(prop java)\` |
