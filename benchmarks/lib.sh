@@ -92,3 +92,18 @@ cheaper_live_route() { # tsv
 	awk '$1 == "fallback" && $4 ~ /^live:/ { sum[$4] += $5; n[$4]++ }
 		END { for (k in sum) if (sum[k] / n[k] > top) { top = sum[k] / n[k]; best = k }; print best }' "$1"
 }
+
+# The steps of the route lookup's history, oldest first, as "commit|what the lookup became at that
+# commit" (Markdown): steps.sh measures each, run-all.sh tabulates them; the last is the lookup now.
+DECISION_STEPS=(
+	"91d51fa|linear scan"
+	"6cd1255|trie, every candidate confirmed by \`PathPattern.matches\`"
+	"56675f3|+ literal patterns confirmed by the walk"
+	"da1651b|+ separator recognized by identity"
+	"67ae3ab|+ common pattern shapes confirmed by the tail, not \`PathPattern.matches\`"
+	"738ee5d|+ hashed child table, no recursion"
+	"6966f5b|+ path elements as \`Object\` on the hot path"
+	"c3bb4f3|+ the walk back up skips nodes without patterns"
+	"a8264a4|+ the method's routes found by a string switch, not \`Map.copyOf\`"
+	"8f80cd1|+ a tail tests the path's length and its literal segments first"
+)

@@ -84,13 +84,16 @@ decision_table() { # json
 
 # One row per step of the lookup's history (benchmarks/steps.sh) and one for now: ns/op and B/op
 # of every (paths, request) at 100 and at 10,000 routes.
-steps_table() { # label=json...
+steps_table() { # one row per DECISION_STEPS entry (lib.sh) that has been measured
 	echo "| step | routes | literal hit | literal miss | pattern hit | pattern miss |"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-	local entry
-	for entry in "$@"; do
-		[[ -f ${entry#*=} ]] || continue
-		jq -r --arg step "${entry%%=*}" '
+	local entry commit json now
+	for entry in "${DECISION_STEPS[@]}"; do
+		commit=${entry%%|*} now=""
+		json=$RESULTS/decision-$commit.json
+		[[ $entry == "${DECISION_STEPS[-1]}" ]] && now="now, "
+		[[ -f $json ]] || continue
+		jq -r --arg step "${entry#*|} ($now\`$commit\`)" '
 			def fmt: if . >= 100 then (round | tostring) else (. * 10 | round / 10 | tostring) end;
 			def cell: "\(.primaryMetric.score | fmt) ns, \(.secondaryMetrics["gc.alloc.rate.norm"].score | if . < 0.5 then 0 else round end) B";
 			[ .[] | select(.benchmark | endswith("DecisionBenchmark.decision")) ] as $d
@@ -98,7 +101,7 @@ steps_table() { # label=json...
 			| "| \($step) | \($routes) | "
 			  + ([ [ "literal", "pattern" ][] as $k | [ "hit", "miss" ][] as $r
 			       | $d[] | select(.params.kind == $k and .params.request == $r and .params.routes == $routes) | cell ]
-			     | join(" | ")) + " |"' "${entry#*=}"
+			     | join(" | ")) + " |"' "$json"
 	done
 }
 
@@ -138,13 +141,14 @@ targets_table() {
 	# The A/A checks: two JVMs of each configuration. The interval of on / off covers the noise
 	# from round to round, not the luck of each JVM, which lasts the whole run; when two identical
 	# JVMs differ, an on / off interval is no evidence either way, and the verdict says so.
-	local aa_differ=0
-	read -r n means median mean low high < <(paired_ratio "$tsv" overhead starter-on-2 starter-on)
-	control=$(awk -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "A/A checks (two JVMs of one configuration, the resolution of the run): on-2 / on %.3f (%.3f to %.3f)", m, l, h }')
-	awk -v l="$low" -v h="$high" 'BEGIN { exit !(l == "nan" || l + 0 > 1 || h + 0 < 1) }' && aa_differ=1
-	read -r n means median mean low high < <(paired_ratio "$tsv" overhead starter-off-2 starter-off)
-	control+=$(awk -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf ", off-2 / off %.3f (%.3f to %.3f)", m, l, h }')
-	awk -v l="$low" -v h="$high" 'BEGIN { exit !(l == "nan" || l + 0 > 1 || h + 0 < 1) }' && aa_differ=1
+	local aa_differ=0 config separator=""
+	control="A/A checks (two JVMs of one configuration, the resolution of the run): "
+	for config in on off; do
+		read -r n means median mean low high < <(paired_ratio "$tsv" overhead "starter-$config-2" "starter-$config")
+		control+=$(awk -v c="$config" -v s="$separator" -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "%s%s-2 / %s %.3f (%.3f to %.3f)", s, c, c, m, l, h }')
+		awk -v l="$low" -v h="$high" 'BEGIN { exit !(l == "nan" || l + 0 > 1 || h + 0 < 1) }' && aa_differ=1
+		separator=", "
+	done
 	if ((aa_differ)) && [[ $overhead_verdict != "**not measured**" ]]; then
 		overhead_verdict="**not resolved**: two identical JVMs differed for the whole run (an A/A interval excludes 1), so the on / off interval does not tell the starter from a JVM's luck"
 	fi
@@ -205,17 +209,7 @@ replace_section "$DOC" jmh-decision "$tmp/after"
 replace_section "$DOC" jmh-before "$tmp/before"
 replace_section "$DOC" jmh-fallback "$tmp/fallback"
 replace_section "$DOC" jmh-filter "$tmp/filter"
-steps_table \
-	"linear scan (\`91d51fa\`)=$RESULTS/decision-91d51fa.json" \
-	"trie, every candidate confirmed by \`PathPattern.matches\` (\`6cd1255\`)=$RESULTS/decision-6cd1255.json" \
-	"+ literal patterns confirmed by the walk (\`56675f3\`)=$RESULTS/decision-56675f3.json" \
-	"+ separator recognized by identity (\`da1651b\`)=$RESULTS/decision-da1651b.json" \
-	"+ common pattern shapes confirmed by the tail, not \`PathPattern.matches\` (\`67ae3ab\`)=$RESULTS/decision-67ae3ab.json" \
-	"+ hashed child table, no recursion (\`738ee5d\`)=$RESULTS/decision-738ee5d.json" \
-	"+ path elements as \`Object\` on the hot path (\`6966f5b\`)=$RESULTS/decision-6966f5b.json" \
-	"+ the walk back up skips nodes without patterns (\`c3bb4f3\`)=$RESULTS/decision-c3bb4f3.json" \
-	"+ the method's routes found by a string switch, not \`Map.copyOf\` (\`a8264a4\`)=$RESULTS/decision-a8264a4.json" \
-	"+ a tail tests the path's length and its literal segments first (now, \`8f80cd1\`)=$RESULTS/decision-8f80cd1.json" >"$tmp/steps"
+steps_table >"$tmp/steps"
 replace_section "$DOC" jmh-steps "$tmp/steps"
 replace_section "$DOC" targets "$tmp/targets"
 replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"

@@ -7,25 +7,14 @@
 # first steps were measured with, kept so that the rows compare); results go to
 # benchmarks/results/decision-<commit>.json. About 4 minutes per step. Waits first, like run-all.sh, for a quiet machine.
 #
-# Usage: benchmarks/steps.sh [COMMIT...]   (default: the steps listed in STEPS below)
+# Usage: benchmarks/steps.sh [COMMIT...]   (default: the steps listed in DECISION_STEPS, lib.sh)
 #        QUIET_WAIT=SECONDS bounds the wait for a quiet machine (default 1200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-# commit: what the lookup was at that commit
-STEPS=(
-	91d51fa # linear scan, in specificity order (the route table before this work)
-	6cd1255 # trie by literal start, every candidate confirmed by PathPattern.matches
-	56675f3 # + patterns without syntax confirmed by the walk
-	da1651b # + the shared separator recognized by identity
-	67ae3ab # + the common pattern shapes confirmed by an allocation-free tail, not PathPattern.matches
-	738ee5d # + segment children in a table that compares hashes first, walk without recursion
-	6966f5b # + path elements handled as Object on the hot path
-	c3bb4f3 # + the walk back up visits only nodes that hold patterns
-	a8264a4 # + the method's routes found by a string switch, not Map.copyOf
-	8f80cd1 # + a tail tests the number of path elements and its literal segments first (now)
-)
+# The commits of DECISION_STEPS (lib.sh), unless others are given.
+STEPS=("${DECISION_STEPS[@]%%|*}")
 (($#)) && STEPS=("$@")
 RESULTS=$PWD/benchmarks/results
 wait_for_quiet_machine "${QUIET_WAIT:-1200}"

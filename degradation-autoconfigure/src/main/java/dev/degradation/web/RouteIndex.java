@@ -315,7 +315,10 @@ final class RouteIndex {
 			return index == size;
 		}
 
-		/** Whether one step, other than the rest, matches one element of the path. */
+		/**
+		 * Whether one step, other than the rest and the literal segments (tested before the
+		 * walk), matches one element of the path.
+		 */
 		private boolean matches(int step, Object element, boolean last) {
 			if (this.steps[step] == SEPARATOR_STEP) {
 				return isSeparator(element);
@@ -323,9 +326,6 @@ final class RouteIndex {
 			String value = valueToMatch(element);
 			if (value == null) {
 				return false;
-			}
-			if (this.steps[step] == LITERAL_STEP) {
-				return value.equals(this.literals[step]);
 			}
 			// {var} never matches an empty segment, * only when it is the last step.
 			return !value.isEmpty() || (this.steps[step] == WILDCARD_STEP && last);

@@ -30,23 +30,16 @@ public final class RouteTable {
 	private static final Comparator<ShedRoute> SPECIFICITY = Comparator.comparing(ShedRoute::pattern,
 			PathPattern.SPECIFICITY_COMPARATOR);
 
-	/** The methods a manifest may name (the manifest reader refuses others), in slot order. */
-	private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+	/** How many methods a manifest may name (the manifest reader refuses others); see {@link #slot}. */
+	private static final int METHODS = 7;
 
 	/** The routes of each method, at the method's slot; {@code null} for a method without routes. */
 	private final @Nullable RouteIndex[] routesByMethod;
 
 	private final List<ShedRoute> routes;
 
-	private RouteTable(Map<String, RouteIndex> routesByMethod, List<ShedRoute> routes) {
-		this.routesByMethod = new RouteIndex[METHODS.size()];
-		routesByMethod.forEach((method, index) -> {
-			int slot = slot(method);
-			if (slot < 0) {
-				throw new IllegalArgumentException("Unsupported HTTP method '" + method + "'");
-			}
-			this.routesByMethod[slot] = index;
-		});
+	private RouteTable(@Nullable RouteIndex[] routesByMethod, List<ShedRoute> routes) {
+		this.routesByMethod = routesByMethod;
 		this.routes = routes;
 	}
 
@@ -68,15 +61,21 @@ public final class RouteTable {
 		for (ShedRoute route : routes) {
 			grouped.computeIfAbsent(route.route().method(), (method) -> new ArrayList<>()).add(route);
 		}
-		Map<String, RouteIndex> byMethod = new HashMap<>();
-		grouped.forEach((method, candidates) -> byMethod.put(method, indexed(candidates)));
 		// HEAD is answered by GET handlers unless a HEAD route is declared; on equal specificity
 		// the explicit HEAD route wins, as it does in MVC. The sort is stable.
 		List<ShedRoute> head = new ArrayList<>(grouped.getOrDefault("HEAD", List.of()));
 		head.addAll(grouped.getOrDefault("GET", List.of()));
 		if (!head.isEmpty()) {
-			byMethod.put("HEAD", indexed(head));
+			grouped.put("HEAD", head);
 		}
+		RouteIndex[] byMethod = new RouteIndex[METHODS];
+		grouped.forEach((method, candidates) -> {
+			int slot = slot(method);
+			if (slot < 0) {
+				throw new IllegalArgumentException("Unsupported HTTP method '" + method + "'");
+			}
+			byMethod[slot] = indexed(candidates);
+		});
 		return new RouteTable(byMethod, List.copyOf(routes));
 	}
 
@@ -109,7 +108,7 @@ public final class RouteTable {
 	}
 
 	/**
-	 * The slot of a method in {@link #METHODS}, or -1. A string switch, not a map: the probe of
+	 * The slot of a method in the table, or -1 for a method no manifest can name. A string switch, not a map: the probe of
 	 * {@code Map.copyOf}'s table divides ({@code Math.floorMod}), which the profile of the decision
 	 * showed at a tenth of a lookup.
 	 */
