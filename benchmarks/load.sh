@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load test of the sample shop on this machine, loopback only, bounded in time (about 16 minutes
+# Load test of the sample shop on this machine, loopback only, bounded in time (about 35 minutes
 # with the defaults), stopping its applications on exit.
 #
 #   1. Throughput of a trivial core endpoint (GET /api/products) with the starter on and every tier
@@ -10,10 +10,14 @@
 #      four run side by side and are measured one after the other in every round, in an order
 #      that cycles through a balanced Latin square (each takes every position once in four rounds,
 #      and follows each other once). Per round the paired ratio of the configurations is the sum
-#      of the two starter-on throughputs over the sum of the two starter-off ones; the ratio of the
-#      means, the median of the paired ratios and a 95 % t-interval of their mean are reported. The
-#      ratios of the two JVMs of one configuration (starter-on-2 / starter-on, starter-off-2 /
-#      starter-off) are A/A checks: they show what this very run can resolve.
+#      of the two starter-on throughputs over the sum of the two starter-off ones. The rounds come
+#      in blocks, and every block starts four new JVMs: the rounds of one block share its JVMs'
+#      luck, so their t-interval is too narrow (in a run of 144 rounds with the same four JVMs,
+#      two identical JVMs differed by 1.6 %, interval 0.3 to 3.0 %). Each block counts once, as
+#      the mean of its paired ratios, and the mean over the blocks with its 95 % t-interval over
+#      the blocks is the result; the interval over all rounds is shown beside it. The ratios of
+#      the two JVMs of one configuration (starter-on-2 / starter-on, starter-off-2 / starter-off)
+#      are A/A checks: they show what this very run can resolve.
 #   2. A shed route answered from its static fallback (GET /api/recommendations at level 2, set
 #      through POST /actuator/degradation) against the two cheapest live routes of the same
 #      application at the same level (GET /api/products and GET /api/products/p-1), all three
@@ -54,20 +58,22 @@
 #
 # Prints the tables and writes them into the generated sections of docs/performance.md.
 #
-# Usage: benchmarks/load.sh [--no-build] [--rounds N] [--duration SECONDS] [--warmup SECONDS]
-#                           [--pin | --no-pin] [--doc FILE]
-# Defaults: 36 rounds of 4 s windows for the overhead (the interval narrows with the square root
-# of the rounds; 60 rounds of 2 s windows of one JVM per configuration gave +-0.022), 12 rounds for the fallback, warm-up passes
-# of 8 s, a profile of 20 s, not pinned; about 16 minutes.
+# Usage: benchmarks/load.sh [--no-build] [--blocks N] [--rounds N] [--duration SECONDS]
+#                           [--warmup SECONDS] [--pin | --no-pin] [--doc FILE]
+# Defaults: 6 blocks of 8 rounds (--rounds is per block) of 4 s windows for the overhead, each
+# block about 5 minutes with its start and warm-up (the interval narrows with the square root of
+# the blocks); 12 rounds for the fallback, warm-up passes of 8 s, a profile of 20 s, not pinned;
+# about 35 minutes.
 # Needs wrk and curl (a missing one is installed with apt-get), and taskset (util-linux) for --pin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
-BUILD=1 ROUNDS=36 FALLBACK_ROUNDS=12 DURATION=4 WARMUP=8 PROFILE_SECONDS=20 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
+BUILD=1 BLOCKS=6 ROUNDS=8 FALLBACK_ROUNDS=12 DURATION=4 WARMUP=8 PROFILE_SECONDS=20 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;
+	--blocks) BLOCKS=$2; shift ;;
 	--rounds) ROUNDS=$2; shift ;;
 	--fallback-rounds) FALLBACK_ROUNDS=$2; shift ;;
 	--duration) DURATION=$2; shift ;;
@@ -95,7 +101,10 @@ else
 	PLACEMENT="not pinned: the applications and \`wrk\` share both CPUs"
 fi
 if ((ROUNDS % 4)); then
-	echo "warning: $ROUNDS rounds is not a multiple of 4; the four orders are not balanced" >&2
+	echo "warning: $ROUNDS rounds a block is not a multiple of 4; the four orders are not balanced" >&2
+fi
+if ((BLOCKS < 2)); then
+	echo "warning: with $BLOCKS block the interval over blocks cannot be computed" >&2
 fi
 if ((BUILD)); then
 	./mvnw -q -B -pl sample-app -am package -DskipTests
@@ -114,9 +123,9 @@ stop_apps() {
 	for pid in "${PIDS[@]}"; do
 		wait "$pid" 2>/dev/null || true
 	done
-	rm -rf "$WORK"
+	PIDS=()
 }
-trap stop_apps EXIT
+trap 'stop_apps; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
 # start_app NAME ARGS...: starts the shop on a free loopback port and sets PORT_<NAME>.
@@ -205,7 +214,8 @@ expect() { # description command...
 # PRE is 1, first WARMUP s at 2 connections each: with 32 busy request threads on a loaded core the
 # JIT's compiler threads get a small share of the CPU, and a fresh application can take over a
 # minute to reach its speed. Then passes of WARMUP s at full load until each URL's last pass is
-# within 5 % of its previous one (at least 2 passes, at most MAX). Sets WARMUP_NOTE.
+# within 5 % of its previous one (at least 2 passes, at most MAX). Sets WARMUP_NOTE, and
+# WARMUP_PASSES to the number of passes (marked when they did not settle).
 warm_up() {
 	local pre=$1 max=$2 entry pass settled=0 passes=0 rps previous=() current=() i
 	shift 2
@@ -237,12 +247,15 @@ warm_up() {
 		WARMUP_NOTE+="not yet within 5 % of the one before after $max passes"
 	fi
 	WARMUP_NOTE+=")"
+	WARMUP_PASSES=$passes
+	((settled)) || WARMUP_PASSES+=" (not settled)"
 }
 
 # rounds SECTION COUNT LABEL URL LABEL URL [LABEL URL [LABEL URL]]: COUNT rounds in which every
 # configuration is measured once, in an order that cycles through every permutation (2 or 6 of
 # them) or, for four, through a balanced Latin square, so that a drift of the machine hits all
-# alike; appends "section round position label result" lines to $RESULTS/load.tsv.
+# alike; appends "section round position label result block" lines to $RESULTS/load.tsv, the
+# rounds numbered from ROUND_BASE + 1, the block being BLOCK.
 rounds() {
 	local section=$1 count=$2 round position index result perms
 	shift 2
@@ -262,7 +275,7 @@ rounds() {
 		for index in ${perms[$(((round - 1) % ${#perms[@]}))]}; do
 			position=$((position + 1))
 			result=$(measure "${urls[$index]}" "$DURATION")
-			echo "$section $round $position ${labels[$index]} $result" | tee -a "$RESULTS/load.tsv" >&2
+			echo "$section $((ROUND_BASE + round)) $position ${labels[$index]} $result $BLOCK" | tee -a "$RESULTS/load.tsv" >&2
 		done
 	done
 }
@@ -312,31 +325,85 @@ ratio_table() {
 	done
 }
 
+# block_table SECTION LABEL...: one Markdown row per block (new JVMs): each configuration's mean
+# requests/s over the block's rounds, the mean of each paired ratio of RATIOS (as in round_table)
+# over them, and the errors.
+block_table() {
+	local section=$1
+	shift
+	awk -v section="$section" -v labels="$*" -v ratios="${RATIOS[*]}" -v titles="$(IFS='|'; echo "${RATIO_TITLES[*]}")" '
+		function total(r, group,   g, n, i, sum) { n = split(group, g, "+"); for (i = 1; i <= n; i++) sum += rps[r, g[i]]; return sum }
+		BEGIN { k = split(labels, L, " "); m = split(ratios, R, " "); split(titles, T, "|") }
+		$1 == section { r = $2; block[r] = $NF; blocks[$NF] = 1; if ($NF > last) last = $NF
+			rps[r, $4] = $5; err[$NF] += $10 }
+		END {
+			head = "| block | rounds |"; rule = "| ---: | ---: |"
+			for (i = 1; i <= k; i++) { head = head " " L[i] " |"; rule = rule " ---: |" }
+			for (j = 1; j <= m; j++) { head = head " " T[j] " |"; rule = rule " ---: |" }
+			print head " errors |"; print rule " ---: |"
+			for (r in block) { b = block[r]; n[b]++
+				for (i = 1; i <= k; i++) sum[b, i] += rps[r, L[i]]
+				for (j = 1; j <= m; j++) { split(R[j], p, ","); ratio[b, j] += total(r, p[1]) / total(r, p[2]) } }
+			for (b = 1; b <= last; b++) { if (!(b in blocks)) continue
+				line = "| " b " | " n[b] " |"
+				for (i = 1; i <= k; i++) line = line sprintf(" %.0f |", sum[b, i] / n[b])
+				for (j = 1; j <= m; j++) line = line sprintf(" %.3f |", ratio[b, j] / n[b])
+				print line " " err[b] + 0 " |"
+			}
+		}' "$RESULTS/load.tsv"
+}
+
+# block_ratio_table SECTION A,B...: each pair's mean over the blocks with its 95 % interval over
+# the blocks (block_ratio in lib.sh), beside the mean over all rounds with its interval over the
+# rounds.
+block_ratio_table() {
+	local section=$1 pair blocks block_mean block_low block_high n means median mean low high
+	shift
+	echo "| ratio | blocks | mean of the block means (95 % interval over the blocks) | rounds | mean of the paired ratios (95 % interval over the rounds) |"
+	echo "| --- | ---: | ---: | ---: | ---: |"
+	for pair in "$@"; do
+		read -r blocks block_mean block_low block_high < <(block_ratio "$RESULTS/load.tsv" "$section" "${pair%%,*}" "${pair#*,}")
+		read -r n means median mean low high < <(paired_ratio "$RESULTS/load.tsv" "$section" "${pair%%,*}" "${pair#*,}")
+		printf '| %s / %s | %d | **%.3f** (%.3f to %.3f) | %d | %.3f (%.3f to %.3f) |\n' "${pair%%,*}" "${pair#*,}" \
+			"$blocks" "$block_mean" "$block_low" "$block_high" "$n" "$mean" "$low" "$high"
+	done
+}
+
 : >"$RESULTS/load.tsv"
-started=$SECONDS
-start_app starter-on
-start_app starter-on-2
-start_app starter-off --degradation.enabled=false
-start_app starter-off-2 --degradation.enabled=false
-echo "started the four applications in $((SECONDS - started)) s" >&2
-ON=http://127.0.0.1:$PORT_starter_on
-ON2=http://127.0.0.1:$PORT_starter_on_2
-OFF=http://127.0.0.1:$PORT_starter_off
-OFF2=http://127.0.0.1:$PORT_starter_off_2
+# The overhead, block by block: four new JVMs for each block, so that the interval over the blocks
+# covers each JVM's luck (how the JIT compiled it), which the rounds of one block share. The last
+# block's applications stay up for the profile and the fallback part.
+WARMUP_NOTES=()
+for ((BLOCK = 1; BLOCK <= BLOCKS; BLOCK++)); do
+	stop_apps
+	started=$SECONDS
+	start_app starter-on
+	start_app starter-on-2
+	start_app starter-off --degradation.enabled=false
+	start_app starter-off-2 --degradation.enabled=false
+	echo "block $BLOCK of $BLOCKS: started the four applications in $((SECONDS - started)) s" >&2
+	ON=http://127.0.0.1:$PORT_starter_on
+	ON2=http://127.0.0.1:$PORT_starter_on_2
+	OFF=http://127.0.0.1:$PORT_starter_off
+	OFF2=http://127.0.0.1:$PORT_starter_off_2
 
-for url in "$ON" "$ON2"; do
-	expect "/api/products answers with the starter on, level 0 ($url)" \
-		bash -c "curl -sfi '$url/api/products' | grep -qi '^x-degradation-level: 0'"
-done
-for url in "$OFF" "$OFF2"; do
-	expect "/api/products answers without the starter's header when it is disabled ($url)" \
-		bash -c "curl -sfi '$url/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
-done
+	for url in "$ON" "$ON2"; do
+		expect "/api/products answers with the starter on, level 0 ($url)" \
+			bash -c "curl -sfi '$url/api/products' | grep -qi '^x-degradation-level: 0'"
+	done
+	for url in "$OFF" "$OFF2"; do
+		expect "/api/products answers without the starter's header when it is disabled ($url)" \
+			bash -c "curl -sfi '$url/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
+	done
 
-warm_up 1 4 "starter-on $ON/api/products" "starter-on-2 $ON2/api/products" \
-	"starter-off $OFF/api/products" "starter-off-2 $OFF2/api/products"
-rounds overhead "$ROUNDS" starter-on "$ON/api/products" starter-on-2 "$ON2/api/products" \
-	starter-off "$OFF/api/products" starter-off-2 "$OFF2/api/products"
+	warm_up 1 4 "starter-on $ON/api/products" "starter-on-2 $ON2/api/products" \
+		"starter-off $OFF/api/products" "starter-off-2 $OFF2/api/products"
+	WARMUP_NOTES+=("$WARMUP_PASSES")
+	ROUND_BASE=$(((BLOCK - 1) * ROUNDS))
+	rounds overhead "$ROUNDS" starter-on "$ON/api/products" starter-on-2 "$ON2/api/products" \
+		starter-off "$OFF/api/products" starter-off-2 "$OFF2/api/products"
+done
+BLOCK=$BLOCKS ROUND_BASE=0
 
 fetch_profiler
 if [[ -n $PROFILER_LIB ]]; then
@@ -359,7 +426,6 @@ expect "/api/recommendations answers from its static fallback at level 2" \
 expect "/api/products stays live at level 2" \
 	bash -c "curl -sfi '$ON/api/products' | grep -qi '^x-degradation-level: 2'"
 
-OVERHEAD_WARMUP_NOTE=$WARMUP_NOTE
 echo "warming up the level-2 routes and picking the cheapest live one" >&2
 # The application is warm already; only the level-2 paths (the lookup, the fallback writer) are new.
 warm_up 0 3 "static-fallback $ON/api/recommendations" "/api/products $ON/api/products" "/api/products/p-1 $ON/api/products/p-1"
@@ -377,18 +443,24 @@ set_property "$RESULTS/run.properties" load.loadavg.start "$LOAD_START"
 set_property "$RESULTS/run.properties" load.loadavg.end "$LOAD_END"
 
 COMMAND="java ${JVM_FLAGS[*]} -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false"
-AA_NOTE="*starter-on-2* and *starter-off-2* are second JVMs of the same two configurations: with a perfect measurement, starter-on-2 / starter-on and starter-off-2 / starter-off would be exactly 1, so their distance from 1 and the width of their intervals show the smallest difference this run can resolve. An interval of one of them that excludes 1 means that two identical JVMs differed for the whole run (each compiles its own code): the reason for two JVMs per configuration, whose sums the on / off ratio compares."
+AA_NOTE="*starter-on-2* and *starter-off-2* are second JVMs of the same two configurations: with a perfect measurement, starter-on-2 / starter-on and starter-off-2 / starter-off would be exactly 1, so their distance from 1 and the width of their intervals show the smallest difference this run can resolve. Two identical JVMs can differ for their whole life (each compiles its own code), which the rounds of a block share: an interval over the rounds is too narrow for that, and one over the blocks, each with four new JVMs, is not. The verdict uses the blocks."
 {
-	echo "Four applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and a second JVM of each, *starter-on-2* and *starter-off-2*. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. After $OVERHEAD_WARMUP_NOTE, $ROUNDS rounds; in each round the four are measured one after the other, in an order that cycles through a balanced Latin square. The paired ratios are taken within each round; *on / off* is the sum of the two starter-on throughputs over the sum of the two starter-off ones. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
+	echo "Four applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and a second JVM of each, *starter-on-2* and *starter-off-2*. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. $BLOCKS blocks, each with four new JVMs: a warm-up of ${WARMUP} s each at 2 connections, then passes of ${WARMUP} s each at full load, in turn, until the last is within 5 % of the one before (at most 4; passes per block: $(IFS=,; echo "${WARMUP_NOTES[*]}" | sed 's/,/, /g')), then $ROUNDS rounds; in each round the four are measured one after the other, in an order that cycles through a balanced Latin square. The paired ratios are taken within each round; *on / off* is the sum of the two starter-on throughputs over the sum of the two starter-off ones. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
 	echo
-	echo "\`GET /api/products\` at level 0 (every tier live); each cell: requests/s (p50 / p90 / p99 ms):"
+	echo "\`GET /api/products\` at level 0 (every tier live); each block: mean requests/s over its rounds, and the mean of its paired ratios:"
 	echo
 	RATIOS=(starter-on+starter-on-2,starter-off+starter-off-2 starter-on-2,starter-on starter-off-2,starter-off)
 	RATIO_TITLES=("on / off" "on-2 / on" "off-2 / off")
+	block_table overhead starter-on starter-on-2 starter-off starter-off-2
+	echo
+	block_ratio_table overhead starter-on+starter-on-2,starter-off+starter-off-2 starter-on-2,starter-on starter-off-2,starter-off \
+		starter-on,starter-off starter-on-2,starter-off-2
+	echo
+	echo "<details><summary>Every round (requests/s, p50 / p90 / p99 ms)</summary>"
+	echo
 	round_table overhead starter-on starter-on-2 starter-off starter-off-2
 	echo
-	ratio_table overhead starter-on+starter-on-2,starter-off+starter-off-2 starter-on-2,starter-on starter-off-2,starter-off \
-		starter-on,starter-off starter-on-2,starter-off-2
+	echo "</details>"
 	echo
 	echo "$AA_NOTE"
 	echo

@@ -4,14 +4,15 @@
 # the load test of the sample shop (benchmarks/load.sh), then the tables, the machine and the
 # verdict on each target. Waits first (at most 20 minutes) for the 1-minute load average to drop
 # below 1.0, because other work on a 2-core machine distorts every figure; the load average is
-# recorded either way. Takes 35 to 60 minutes (the load test alone about 16).
+# recorded either way. Takes 55 to 80 minutes (the load test alone about 35).
 #
 # Usage: benchmarks/run-all.sh [--render-only | --skip-load | --load-only]
 #   --render-only  rewrite the document from the results already in benchmarks/results
 #   --skip-load    measure JMH only, keep the load test's results
 #   --load-only    run the load test only, keep the JMH results
-# LOAD_ROUNDS=N sets the rounds of the load test's overhead part (default: load.sh's 36, about
-# 16 minutes; its interval narrows with the square root of the rounds).
+# LOAD_BLOCKS=N sets the blocks of the load test's overhead part, each with four new JVMs
+# (default: load.sh's 6, about 35 minutes in all; its interval narrows with the square root of the
+# blocks), LOAD_ROUNDS=N the rounds in each block (default 8).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
@@ -31,7 +32,7 @@ if [[ $MODE == --load-only ]]; then
 	./mvnw -q -B -pl sample-app -am package -DskipTests
 	wait_for_quiet_machine 1200
 	# load.sh replaces its own lines (load.*) in run.properties and leaves the JMH ones.
-	benchmarks/load.sh --no-build ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
+	benchmarks/load.sh --no-build ${LOAD_BLOCKS:+--blocks "$LOAD_BLOCKS"} ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
 elif [[ $MODE != --render-only ]]; then
 	./mvnw -q -B -pl benchmarks,sample-app -am package -DskipTests
 	wait_for_quiet_machine 1200
@@ -50,7 +51,7 @@ elif [[ $MODE != --render-only ]]; then
 		# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
 		wait_for_quiet_machine 300
 		# records load.date and its load averages in run.properties
-		benchmarks/load.sh --no-build ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
+		benchmarks/load.sh --no-build ${LOAD_BLOCKS:+--blocks "$LOAD_BLOCKS"} ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
 	fi
 	{
 		echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
@@ -129,28 +130,29 @@ filter_table() { # json
 
 targets_table() {
 	local json=$RESULTS/jmh.json tsv=$RESULTS/load.tsv live n means median mean low high overhead overhead_verdict control fallback fallback_met
-	# The load figures: paired ratios per round, their mean and its 95 % interval (lib.sh).
-	read -r n means median mean low high < <(paired_ratio "$tsv" overhead starter-on+starter-on-2 starter-off+starter-off-2)
-	overhead=$(awk -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "on / off %.3f (95 %% interval %.3f to %.3f)", m, l, h }')
+	# The load figures: the mean of each block's paired ratios (each block with new JVMs), their
+	# mean and its 95 % interval over the blocks (lib.sh).
+	read -r n mean low high < <(block_ratio "$tsv" overhead starter-on+starter-on-2 starter-off+starter-off-2)
+	overhead=$(awk -v n="$n" -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "on / off %.3f (95 %% interval over %d blocks %.3f to %.3f)", m, n, l, h }')
 	# Three answers, not two: an interval that spans 0.98 neither meets nor misses the target.
 	overhead_verdict=$(awk -v l="$low" -v h="$high" 'BEGIN {
 		if (l == "nan") print "**not measured**"
 		else if (l + 0 >= 0.98) print "met"
 		else if (h + 0 < 0.98) print "**missed**"
 		else print "**not resolved**: the interval spans 0.98" }')
-	# The A/A checks: two JVMs of each configuration. The interval of on / off covers the noise
-	# from round to round, not the luck of each JVM, which lasts the whole run; when two identical
-	# JVMs differ, an on / off interval is no evidence either way, and the verdict says so.
+	# The A/A checks: two JVMs of each configuration, over the same blocks. When they differ, the
+	# blocks have not averaged the JVMs' luck out, and the on / off interval is no evidence either
+	# way; the verdict says so.
 	local aa_differ=0 config separator=""
 	control="A/A checks (two JVMs of one configuration, the resolution of the run): "
 	for config in on off; do
-		read -r n means median mean low high < <(paired_ratio "$tsv" overhead "starter-$config-2" "starter-$config")
+		read -r n mean low high < <(block_ratio "$tsv" overhead "starter-$config-2" "starter-$config")
 		control+=$(awk -v c="$config" -v s="$separator" -v m="$mean" -v l="$low" -v h="$high" 'BEGIN { printf "%s%s-2 / %s %.3f (%.3f to %.3f)", s, c, c, m, l, h }')
 		awk -v l="$low" -v h="$high" 'BEGIN { exit !(l == "nan" || l + 0 > 1 || h + 0 < 1) }' && aa_differ=1
 		separator=", "
 	done
 	if ((aa_differ)) && [[ $overhead_verdict != "**not measured**" ]]; then
-		overhead_verdict="**not resolved**: two identical JVMs differed for the whole run (an A/A interval excludes 1), so the on / off interval does not tell the starter from a JVM's luck"
+		overhead_verdict="**not resolved**: two identical configurations differed over the blocks (an A/A interval excludes 1), so the on / off interval does not tell the starter from the JVMs' luck"
 	fi
 	if [[ -n $(prop load.profile.samples) ]]; then
 		control+=$(awk -v own="$(prop load.profile.own)" -v all="$(prop load.profile.samples)" 'BEGIN { printf "; the starter'"'"'s own code, profiled: %.2f %% of the request threads'"'"' CPU", 100 * own / all }')
@@ -177,7 +179,7 @@ targets_table() {
 		  "| decision <= 50 ns for a request that matches no route (any size) | slowest miss: \($miss | fmt) ns | \(verdict($miss <= 50)) |",
 		  "| growth no worse than logarithmic from 10 to 10,000 routes (log 10,000 / log 10 = 4x) | worst 10,000 / 10 ratio: \($growth | fmt)x | \(verdict($growth <= 4)) |",
 		  "| no allocation in the decision (~0 B/op) | literal manifests: \($literalAlloc | round) B/op; all rows: \($alloc | min | round) to \($alloc | max | round) B/op | \(verdict(($alloc | max) < 1)) |",
-		  "| starter on keeps >= 98 % of the throughput of the starter off (two JVMs of each; judged only when both A/A intervals contain 1, and then met when the whole 95 % interval of the mean paired ratio on / off is >= 0.98, missed when it is all below) | \($overhead) | \($overheadVerdict) |",
+		  "| starter on keeps >= 98 % of the throughput of the starter off (two JVMs of each, new ones in every block; judged only when both A/A intervals contain 1, and then met when the whole 95 % interval over the blocks of on / off is >= 0.98, missed when it is all below) | \($overhead) | \($overheadVerdict) |",
 		  "| static fallback at least as fast as the cheapest live route (met when the ratio of the means is >= 1) | \($fallback) | \(verdict($fallbackMet)) |"
 	' "$json"
 }
