@@ -280,6 +280,20 @@ rounds() {
 	done
 }
 
+# The common part of the awk programs of round_table and block_table: the labels (L, k), the ratios
+# (R, m) and their titles (T) from the variables passed in, a group's requests/s in a round, and
+# the header row: the given first columns, then a column per label, per ratio, and the errors.
+TABLE_AWK='
+	function total(r, group,   g, n, i, sum) { n = split(group, g, "+"); for (i = 1; i <= n; i++) sum += rps[r, g[i]]; return sum }
+	function header(first, first_rule,   i, j, head, rule) {
+		head = first; rule = first_rule
+		for (i = 1; i <= k; i++) { head = head " " L[i] " |"; rule = rule " ---: |" }
+		for (j = 1; j <= m; j++) { head = head " " T[j] " |"; rule = rule " ---: |" }
+		print head " errors |"; print rule " ---: |"
+	}
+	BEGIN { k = split(labels, L, " "); m = split(ratios, R, " "); split(titles, T, "|") }
+'
+
 # round_table SECTION LABEL...: one Markdown row per round: the order, each configuration's
 # requests/s (p50 / p90 / p99 ms), the errors of each, and the paired ratios of the round.
 # RATIOS holds the pairs "A,B" (the ratio A / B) to show, with their column titles in RATIO_TITLES;
@@ -287,17 +301,12 @@ rounds() {
 round_table() {
 	local section=$1
 	shift
-	awk -v section="$section" -v labels="$*" -v ratios="${RATIOS[*]}" -v titles="$(IFS='|'; echo "${RATIO_TITLES[*]}")" '
-		function total(r, group,   g, n, i, sum) { n = split(group, g, "+"); for (i = 1; i <= n; i++) sum += rps[r, g[i]]; return sum }
-		BEGIN { k = split(labels, L, " "); m = split(ratios, R, " "); split(titles, T, "|") }
+	awk -v section="$section" -v labels="$*" -v ratios="${RATIOS[*]}" -v titles="$(IFS='|'; echo "${RATIO_TITLES[*]}")" "$TABLE_AWK"'
 		$1 == section { r = $2; rounds[r] = 1; if (r > last) last = r
 			rps[r, $4] = $5; lat[r, $4] = sprintf("%.2f / %.2f / %.2f", $6, $7, $8); err[r, $4] = $10
 			order[r] = order[r] (order[r] == "" ? "" : ", ") $4 }
 		END {
-			head = "| round | order |"; rule = "| ---: | --- |"
-			for (i = 1; i <= k; i++) { head = head " " L[i] " |"; rule = rule " ---: |" }
-			for (j = 1; j <= m; j++) { head = head " " T[j] " |"; rule = rule " ---: |" }
-			print head " errors |"; print rule " ---: |"
+			header("| round | order |", "| ---: | --- |")
 			for (r = 1; r <= last; r++) { if (!(r in rounds)) continue
 				line = "| " r " | " order[r] " |"; errors = ""
 				for (i = 1; i <= k; i++) {
@@ -331,16 +340,11 @@ ratio_table() {
 block_table() {
 	local section=$1
 	shift
-	awk -v section="$section" -v labels="$*" -v ratios="${RATIOS[*]}" -v titles="$(IFS='|'; echo "${RATIO_TITLES[*]}")" '
-		function total(r, group,   g, n, i, sum) { n = split(group, g, "+"); for (i = 1; i <= n; i++) sum += rps[r, g[i]]; return sum }
-		BEGIN { k = split(labels, L, " "); m = split(ratios, R, " "); split(titles, T, "|") }
+	awk -v section="$section" -v labels="$*" -v ratios="${RATIOS[*]}" -v titles="$(IFS='|'; echo "${RATIO_TITLES[*]}")" "$TABLE_AWK"'
 		$1 == section { r = $2; block[r] = $NF; blocks[$NF] = 1; if ($NF > last) last = $NF
 			rps[r, $4] = $5; err[$NF] += $10 }
 		END {
-			head = "| block | rounds |"; rule = "| ---: | ---: |"
-			for (i = 1; i <= k; i++) { head = head " " L[i] " |"; rule = rule " ---: |" }
-			for (j = 1; j <= m; j++) { head = head " " T[j] " |"; rule = rule " ---: |" }
-			print head " errors |"; print rule " ---: |"
+			header("| block | rounds |", "| ---: | ---: |")
 			for (r in block) { b = block[r]; n[b]++
 				for (i = 1; i <= k; i++) sum[b, i] += rps[r, L[i]]
 				for (j = 1; j <= m; j++) { split(R[j], p, ","); ratio[b, j] += total(r, p[1]) / total(r, p[2]) } }
