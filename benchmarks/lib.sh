@@ -60,7 +60,7 @@ STUDENT_T_AWK='
 #   n ratio-of-means median mean low high
 # where ratio-of-means is mean(A) / mean(B) over those rounds, median and mean are of the paired
 # ratios, and low..high is the 95 % t-interval of their mean (n - 1 degrees of freedom; low and
-# high are "nan" when n < 2). A or B may be a group "X+Y" whose requests/s are summed (a round
+# high are "nan" when n < 2; six decimals, so that the tables round once). A or B may be a group "X+Y" whose requests/s are summed (a round
 # counts only when every member was measured). awk only, so that a fresh Debian machine needs
 # nothing more.
 paired_ratio() { # tsv section label_a label_b
@@ -76,10 +76,10 @@ paired_ratio() { # tsv section label_a label_b
 			for (i = 2; i <= n; i++) { v = x[i]; for (j = i - 1; j >= 1 && x[j] > v; j--) x[j + 1] = x[j]; x[j + 1] = v }
 			median = (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
 			mean = sum / n
-			if (n < 2) { printf "%d %.4f %.4f %.4f nan nan\n", n, sa / sb, median, mean; exit }
+			if (n < 2) { printf "%d %.6f %.6f %.6f nan nan\n", n, sa / sb, median, mean; exit }
 			for (i = 1; i <= n; i++) ss += (x[i] - mean) ^ 2
 			half = t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n)
-			printf "%d %.4f %.4f %.4f %.4f %.4f\n", n, sa / sb, median, mean, mean - half, mean + half
+			printf "%d %.6f %.6f %.6f %.6f %.6f\n", n, sa / sb, median, mean, mean - half, mean + half
 		}' "$1"
 }
 
@@ -103,10 +103,10 @@ block_ratio() { # tsv section label_a label_b
 			for (k in sum) { x[++n] = sum[k] / count[k]; total += x[n] }
 			if (n == 0) { print 0, "nan", "nan", "nan"; exit }
 			mean = total / n
-			if (n < 2) { printf "%d %.4f nan nan\n", n, mean; exit }
+			if (n < 2) { printf "%d %.6f nan nan\n", n, mean; exit }
 			for (i = 1; i <= n; i++) ss += (x[i] - mean) ^ 2
 			half = t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n)
-			printf "%d %.4f %.4f %.4f\n", n, mean, mean - half, mean + half
+			printf "%d %.6f %.6f %.6f\n", n, mean, mean - half, mean + half
 		}' "$1"
 }
 

@@ -26,7 +26,7 @@
 #
 # Noise. Every application gets the same JVM flags (JVM_FLAGS below: fixed heap, pre-touched, G1
 # named explicitly, so that pinning, which makes a JVM see one CPU, cannot switch it to Serial), and
-# is warmed up until its throughput settles (warm_up below). The speed of this machine changes from
+# is warmed up until its throughput settles or four passes have run (warm_up below). The speed of this machine changes from
 # second to second: one warmed application, alone under load, went from 25,000 to 16,500
 # requests/s over 90 s at the same CPU time, and its CPU time per request moves with it (in one run
 # the paired on / off ratio of CPU time per request scattered as widely as that of requests/s:
@@ -45,7 +45,7 @@
 # filter in Tomcat's chain, one more header written, how the JIT compiles the chain). It is
 # skipped, with a note, when the profiler or jcmd is not available.
 #
-# Pinning: not by default. --pin runs the three applications on CPU 0 (taskset -c 0) and wrk on
+# Pinning: not by default. --pin runs the applications on CPU 0 (taskset -c 0) and wrk on
 # CPU 1 (taskset -c 1). Measured on this 2-core machine, 3 runs each, alternating pinned and not
 # pinned, 6 rounds of 3 s each (the raw rounds are in benchmarks/results/pinning/): the standard
 # deviation of the paired ratio of two starter-on JVMs within a run was 0.125, 0.025 and 0.153
@@ -103,7 +103,10 @@ fi
 if ((ROUNDS % 4)); then
 	echo "warning: $ROUNDS rounds a block is not a multiple of 4; the four orders are not balanced" >&2
 fi
-if ((BLOCKS < 2)); then
+if ((BLOCKS < 1)); then
+	echo "--blocks must be at least 1" >&2
+	exit 2
+elif ((BLOCKS < 2)); then
 	echo "warning: with $BLOCKS block the interval over blocks cannot be computed" >&2
 fi
 if ((BUILD)); then
@@ -336,7 +339,8 @@ ratio_table() {
 
 # block_table SECTION LABEL...: one Markdown row per block (new JVMs): each configuration's mean
 # requests/s over the block's rounds, the mean of each paired ratio of RATIOS (as in round_table)
-# over them, and the errors.
+# over them, and the errors. A round counts only when every label was measured in it (an
+# interrupted run leaves its last round incomplete).
 block_table() {
 	local section=$1
 	shift
@@ -345,10 +349,13 @@ block_table() {
 			rps[r, $4] = $5; err[$NF] += $10 }
 		END {
 			header("| block | rounds |", "| ---: | ---: |")
-			for (r in block) { b = block[r]; n[b]++
+			for (r in block) { complete = 1
+				for (i = 1; i <= k; i++) if (!((r, L[i]) in rps)) complete = 0
+				if (!complete) continue
+				b = block[r]; n[b]++
 				for (i = 1; i <= k; i++) sum[b, i] += rps[r, L[i]]
 				for (j = 1; j <= m; j++) { split(R[j], p, ","); ratio[b, j] += total(r, p[1]) / total(r, p[2]) } }
-			for (b = 1; b <= last; b++) { if (!(b in blocks)) continue
+			for (b = 1; b <= last; b++) { if (!(b in n)) continue
 				line = "| " b " | " n[b] " |"
 				for (i = 1; i <= k; i++) line = line sprintf(" %.0f |", sum[b, i] / n[b])
 				for (j = 1; j <= m; j++) line = line sprintf(" %.3f |", ratio[b, j] / n[b])
