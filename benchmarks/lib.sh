@@ -43,15 +43,22 @@ wait_for_quiet_machine() { # max_seconds
 	echo "load average $(load_average): measuring" >&2
 }
 
-# The two-sided 95 % quantile of Student's t with DF degrees of freedom, as an awk function for the
-# programs below (a table up to 30, a series beyond).
-STUDENT_T_AWK='
+# The common part of the awk programs of paired_ratio and block_ratio: the members of the groups a
+# and b (inA, inB; na and nb of them), and half_width(x, n, mean), the half width of the 95 %
+# t-interval of the mean of x[1..n] (Student's t: a table up to 30 degrees of freedom, a series
+# beyond).
+RATIO_AWK='
 	function t975(df, z) {
 		if (df <= 30) return T[df]
 		z = 1.959964
 		return z + (z ^ 3 + z) / (4 * df) + (5 * z ^ 5 + 16 * z ^ 3 + 3 * z) / (96 * df ^ 2)
 	}
+	function half_width(x, n, mean,   i, ss) {
+		for (i = 1; i <= n; i++) ss += (x[i] - mean) ^ 2
+		return t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n)
+	}
 	BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", T, " ") }
+	BEGIN { na = split(a, A, "+"); nb = split(b, B, "+"); for (i = 1; i <= na; i++) inA[A[i]] = 1; for (i = 1; i <= nb; i++) inB[B[i]] = 1 }
 '
 
 # Paired ratios of a load.sh section (benchmarks/results/load.tsv: one line per measurement,
@@ -60,12 +67,11 @@ STUDENT_T_AWK='
 #   n ratio-of-means median mean low high
 # where ratio-of-means is mean(A) / mean(B) over those rounds, median and mean are of the paired
 # ratios, and low..high is the 95 % t-interval of their mean (n - 1 degrees of freedom; low and
-# high are "nan" when n < 2; six decimals, so that the tables round once). A or B may be a group "X+Y" whose requests/s are summed (a round
-# counts only when every member was measured). awk only, so that a fresh Debian machine needs
-# nothing more.
+# high are "nan" when n < 2; six decimals, so that the tables round once). A or B may be a group
+# "X+Y" whose requests/s are summed (a round counts only when every member was measured). awk
+# only, so that a fresh Debian machine needs nothing more.
 paired_ratio() { # tsv section label_a label_b
-	awk -v section="$2" -v a="$3" -v b="$4" "$STUDENT_T_AWK"'
-		BEGIN { na = split(a, A, "+"); nb = split(b, B, "+"); for (i = 1; i <= na; i++) inA[A[i]] = 1; for (i = 1; i <= nb; i++) inB[B[i]] = 1 }
+	awk -v section="$2" -v a="$3" -v b="$4" "$RATIO_AWK"'
 		$1 == section && ($4 in inA) { va[$2] += $5; ca[$2]++; rounds[$2] = 1 }
 		$1 == section && ($4 in inB) { vb[$2] += $5; cb[$2]++; rounds[$2] = 1 }
 		END {
@@ -77,8 +83,7 @@ paired_ratio() { # tsv section label_a label_b
 			median = (n % 2) ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
 			mean = sum / n
 			if (n < 2) { printf "%d %.6f %.6f %.6f nan nan\n", n, sa / sb, median, mean; exit }
-			for (i = 1; i <= n; i++) ss += (x[i] - mean) ^ 2
-			half = t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n)
+			half = half_width(x, n, mean)
 			printf "%d %.6f %.6f %.6f %.6f %.6f\n", n, sa / sb, median, mean, mean - half, mean + half
 		}' "$1"
 }
@@ -91,8 +96,7 @@ paired_ratio() { # tsv section label_a label_b
 # freedom; "nan" when fewer than 2). Each JVM's luck lasts its whole life, so it is the same in
 # every round of a block; only an interval over blocks, each with new JVMs, covers it.
 block_ratio() { # tsv section label_a label_b
-	awk -v section="$2" -v a="$3" -v b="$4" "$STUDENT_T_AWK"'
-		BEGIN { na = split(a, A, "+"); nb = split(b, B, "+"); for (i = 1; i <= na; i++) inA[A[i]] = 1; for (i = 1; i <= nb; i++) inB[B[i]] = 1 }
+	awk -v section="$2" -v a="$3" -v b="$4" "$RATIO_AWK"'
 		$1 == section { block[$2] = $NF }
 		$1 == section && ($4 in inA) { va[$2] += $5; ca[$2]++ }
 		$1 == section && ($4 in inB) { vb[$2] += $5; cb[$2]++ }
@@ -104,8 +108,7 @@ block_ratio() { # tsv section label_a label_b
 			if (n == 0) { print 0, "nan", "nan", "nan"; exit }
 			mean = total / n
 			if (n < 2) { printf "%d %.6f nan nan\n", n, mean; exit }
-			for (i = 1; i <= n; i++) ss += (x[i] - mean) ^ 2
-			half = t975(n - 1) * sqrt(ss / (n - 1)) / sqrt(n)
+			half = half_width(x, n, mean)
 			printf "%d %.6f %.6f %.6f\n", n, mean, mean - half, mean + half
 		}' "$1"
 }

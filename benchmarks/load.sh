@@ -26,8 +26,8 @@
 #
 # Noise. Every application gets the same JVM flags (JVM_FLAGS below: fixed heap, pre-touched, G1
 # named explicitly, so that pinning, which makes a JVM see one CPU, cannot switch it to Serial), and
-# is warmed up until its throughput settles or four passes have run (warm_up below). The speed of this machine changes from
-# second to second: one warmed application, alone under load, went from 25,000 to 16,500
+# is warmed up until its throughput settles or four passes have run (warm_up below). The speed of
+# this machine changes from second to second: one warmed application, alone under load, went from 25,000 to 16,500
 # requests/s over 90 s at the same CPU time, and its CPU time per request moves with it (in one run
 # the paired on / off ratio of CPU time per request scattered as widely as that of requests/s:
 # benchmarks/results/window/cpu.tsv), so a finer measure of each application does not help; only
@@ -69,6 +69,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
+# WARMUP_PASSES_MAX: the most full-load warm-up passes of a block's applications.
+WARMUP_PASSES_MAX=4
 BUILD=1 BLOCKS=6 ROUNDS=8 FALLBACK_ROUNDS=12 DURATION=4 WARMUP=8 PROFILE_SECONDS=20 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
 while (($#)); do
 	case $1 in
@@ -407,7 +409,7 @@ for ((BLOCK = 1; BLOCK <= BLOCKS; BLOCK++)); do
 			bash -c "curl -sfi '$url/api/products' >'$WORK/off.txt' && ! grep -qi '^x-degradation-level' '$WORK/off.txt'"
 	done
 
-	warm_up 1 4 "starter-on $ON/api/products" "starter-on-2 $ON2/api/products" \
+	warm_up 1 "$WARMUP_PASSES_MAX" "starter-on $ON/api/products" "starter-on-2 $ON2/api/products" \
 		"starter-off $OFF/api/products" "starter-off-2 $OFF2/api/products"
 	WARMUP_NOTES+=("$WARMUP_PASSES")
 	ROUND_BASE=$(((BLOCK - 1) * ROUNDS))
@@ -456,7 +458,7 @@ set_property "$RESULTS/run.properties" load.loadavg.end "$LOAD_END"
 COMMAND="java ${JVM_FLAGS[*]} -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false"
 AA_NOTE="*starter-on-2* and *starter-off-2* are second JVMs of the same two configurations: with a perfect measurement, starter-on-2 / starter-on and starter-off-2 / starter-off would be exactly 1, so their distance from 1 and the width of their intervals show the smallest difference this run can resolve. Two identical JVMs can differ for their whole life (each compiles its own code), which the rounds of a block share: an interval over the rounds is too narrow for that, and one over the blocks, each with four new JVMs, is not. The verdict uses the blocks."
 {
-	echo "Four applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and a second JVM of each, *starter-on-2* and *starter-off-2*. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. $BLOCKS blocks, each with four new JVMs: a warm-up of ${WARMUP} s each at 2 connections, then passes of ${WARMUP} s each at full load, in turn, until the last is within 5 % of the one before (at most 4; passes per block: $(IFS=,; echo "${WARMUP_NOTES[*]}" | sed 's/,/, /g')), then $ROUNDS rounds; in each round the four are measured one after the other, in an order that cycles through a balanced Latin square. The paired ratios are taken within each round; *on / off* is the sum of the two starter-on throughputs over the sum of the two starter-off ones. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
+	echo "Four applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and a second JVM of each, *starter-on-2* and *starter-off-2*. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. $BLOCKS blocks, each with four new JVMs: a warm-up of ${WARMUP} s each at 2 connections, then passes of ${WARMUP} s each at full load, in turn, until the last is within 5 % of the one before (at most $WARMUP_PASSES_MAX; passes per block: $(IFS=,; echo "${WARMUP_NOTES[*]}" | sed 's/,/, /g')), then $ROUNDS rounds; in each round the four are measured one after the other, in an order that cycles through a balanced Latin square. The paired ratios are taken within each round; *on / off* is the sum of the two starter-on throughputs over the sum of the two starter-off ones. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
 	echo
 	echo "\`GET /api/products\` at level 0 (every tier live); each block: mean requests/s over its rounds, and the mean of its paired ratios:"
 	echo

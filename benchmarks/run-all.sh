@@ -26,13 +26,14 @@ RESULTS=benchmarks/results
 JMH_ARGS=(-f 5 -wi 2 -w 1s -i 3 -r 1s -prof gc)
 JMH_INCLUDE='DecisionBenchmark|FallbackWriterBenchmark|FilterBenchmark'
 MODE=${1:-}
+LOAD_ARGS=(--no-build ${LOAD_BLOCKS:+--blocks "$LOAD_BLOCKS"} ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"})
 ensure_command jq jq
 
 if [[ $MODE == --load-only ]]; then
 	./mvnw -q -B -pl sample-app -am package -DskipTests
 	wait_for_quiet_machine 1200
 	# load.sh replaces its own lines (load.*) in run.properties and leaves the JMH ones.
-	benchmarks/load.sh --no-build ${LOAD_BLOCKS:+--blocks "$LOAD_BLOCKS"} ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
+	benchmarks/load.sh "${LOAD_ARGS[@]}"
 elif [[ $MODE != --render-only ]]; then
 	./mvnw -q -B -pl benchmarks,sample-app -am package -DskipTests
 	wait_for_quiet_machine 1200
@@ -51,7 +52,7 @@ elif [[ $MODE != --render-only ]]; then
 		# JMH keeps one core busy: let the load average settle again (at most 5 minutes).
 		wait_for_quiet_machine 300
 		# records load.date and its load averages in run.properties
-		benchmarks/load.sh --no-build ${LOAD_BLOCKS:+--blocks "$LOAD_BLOCKS"} ${LOAD_ROUNDS:+--rounds "$LOAD_ROUNDS"}
+		benchmarks/load.sh "${LOAD_ARGS[@]}"
 	fi
 	{
 		echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"

@@ -108,9 +108,9 @@ public final class RouteTable {
 	}
 
 	/**
-	 * The slot of a method in the table, or -1 for a method no manifest can name. A string switch, not a map: the probe of
-	 * {@code Map.copyOf}'s table divides ({@code Math.floorMod}), which the profile of the decision
-	 * showed at a tenth of a lookup.
+	 * The slot of a method in the table, or -1 for a method no manifest can name. A string switch,
+	 * not a map: the probe of {@code Map.copyOf}'s table divides ({@code Math.floorMod}), which the
+	 * profile of the decision showed at a tenth of a lookup.
 	 */
 	private static int slot(String method) {
 		return switch (method) {
