@@ -9,10 +9,12 @@ import java.time.Duration;
  * @param healthCheck the health check every dependency inherits and may override key by key
  * @param hysteresis minimum time between two steps down of the shed level
  * ({@code hysteresis_seconds})
+ * @param failedDependencySheds what a failed dependency sheds ({@code failed_dependency_sheds})
  */
-public record ManifestDefaults(HealthCheck healthCheck, Duration hysteresis) {
+public record ManifestDefaults(HealthCheck healthCheck, Duration hysteresis, ShedScope failedDependencySheds) {
 
 	/** The values that apply when the manifest has no {@code defaults} section or omits a key. */
-	public static final ManifestDefaults STANDARD = new ManifestDefaults(HealthCheck.STANDARD, Duration.ofSeconds(90));
+	public static final ManifestDefaults STANDARD = new ManifestDefaults(HealthCheck.STANDARD, Duration.ofSeconds(90),
+			ShedScope.ROUTES);
 
 }

@@ -153,7 +153,8 @@ final class ManifestReader {
 		Long hysteresis = readLong(defaults, DEFAULTS, HYSTERESIS_SECONDS, 0, Integer.MAX_VALUE,
 				standard.hysteresis().toSeconds());
 		return new ManifestDefaults(healthCheck,
-				(hysteresis != null) ? Duration.ofSeconds(hysteresis) : standard.hysteresis());
+				(hysteresis != null) ? Duration.ofSeconds(hysteresis) : standard.hysteresis(),
+				standard.failedDependencySheds());
 	}
 
 	/**

@@ -70,7 +70,7 @@ class ManifestLoaderTests {
 		assertThat(manifest.source()).isEqualTo(SOURCE);
 		HealthCheck seedDefaults = new HealthCheck(Duration.ofSeconds(5), Duration.ofMillis(2000),
 				Duration.ofSeconds(30), 3, 0.4, 0.15);
-		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(seedDefaults, Duration.ofSeconds(90)));
+		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(seedDefaults, Duration.ofSeconds(90), ShedScope.ROUTES));
 		assertThat(manifest.dependencies()).containsExactly(
 				new Dependency("recommendations-api", URI.create("http://recommendations:8080/healthz"),
 						seedDefaults, new Position(7, 3)),
@@ -141,7 +141,7 @@ class ManifestLoaderTests {
 		HealthCheck standard = HealthCheck.STANDARD;
 		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(new HealthCheck(standard.interval(),
 				standard.timeout(), standard.window(), standard.minSamples(), 0.5, standard.recoveryThreshold()),
-				ManifestDefaults.STANDARD.hysteresis()));
+				ManifestDefaults.STANDARD.hysteresis(), ShedScope.ROUTES));
 	}
 
 	@Test
@@ -198,7 +198,7 @@ class ManifestLoaderTests {
 				""");
 		HealthCheck standard = HealthCheck.STANDARD;
 		assertThat(manifest.defaults()).isEqualTo(new ManifestDefaults(new HealthCheck(Duration.ofSeconds(10),
-				standard.timeout(), Duration.ofSeconds(40), standard.minSamples(), 1, 0), Duration.ZERO));
+				standard.timeout(), Duration.ofSeconds(40), standard.minSamples(), 1, 0), Duration.ZERO, ShedScope.ROUTES));
 		assertThat(manifest.maxPriority()).isEqualTo(2);
 	}
 
