@@ -12,7 +12,9 @@ import java.util.NoSuchElementException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -21,6 +23,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
+import dev.degradation.engine.ShedDemand;
+import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.Simulation;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.DegradationManifest;
@@ -38,6 +42,10 @@ import dev.degradation.monitor.ProbeResult;
  * and should then be secured, since it can shed the service's features.
  */
 @Endpoint(id = "degradation", defaultAccess = Access.READ_ONLY)
+@RegisterReflectionForBinding({ DegradationEndpoint.DegradationDescriptor.class,
+		DegradationEndpoint.SignalDescriptor.class, DegradationEndpoint.TierDescriptor.class,
+		DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.DependencyDescriptor.class,
+		DegradationEndpoint.ProbeDescriptor.class, Simulation.class })
 public class DegradationEndpoint {
 
 	/** The path segment under which the dependencies are addressed. */
@@ -83,6 +91,16 @@ public class DegradationEndpoint {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
 		}
+	}
+
+	/**
+	 * Put the engine back as it started: simulation off, forced dependencies released, windows and
+	 * hysteresis forgotten.
+	 * @return the description after the reset
+	 */
+	@DeleteOperation
+	public DegradationDescriptor reset() {
+		return describe(this.engine.reset());
 	}
 
 	/**
@@ -157,8 +175,9 @@ public class DegradationEndpoint {
 		for (Tier tier : manifest.tiers()) {
 			List<RouteDescriptor> routes = new ArrayList<>();
 			for (Route route : tier.routes()) {
+				String cause = state.shedCause(index);
 				routes.add(new RouteDescriptor(route.method(), route.path(), route.fallback().kind(), route.requires(),
-						this.engine.fallbackCounts().count(index++)));
+						cause != null, cause, this.engine.fallbackCounts().count(index++)));
 			}
 			tiers.add(new TierDescriptor(tier.name(), tier.priority(), state.sheds(tier.priority()), routes));
 		}
@@ -173,8 +192,14 @@ public class DegradationEndpoint {
 					withoutSecrets(dependency.healthUrl()), dependency.healthCheck().timeout().toMillis(),
 					dependency.healthCheck().interval().toMillis()));
 		}
+		Map<String, SignalDescriptor> signals = new LinkedHashMap<>();
+		for (ShedSignal signal : this.engine.signals()) {
+			ShedDemand demand = state.demands().getOrDefault(signal.name(), ShedDemand.NONE);
+			signals.put(signal.name(), new SignalDescriptor(demand.level(), demand.exact(), demand.routes().size(),
+					demand.reason()));
+		}
 		return new DegradationDescriptor(state.level(), state.computedLevel(), state.simulation(), state.shedTiers(),
-				state.changedAt(), state.reason(), tiers, dependencies);
+				state.changedAt(), state.reason(), signals, tiers, dependencies);
 	}
 
 	/**
@@ -186,12 +211,25 @@ public class DegradationEndpoint {
 	 * @param shedTiers the names of the shed tiers, in shed order
 	 * @param changedAt when the active level last changed
 	 * @param reason why the active level is what it is
+	 * @param signals what each shed signal demands now, by signal name
 	 * @param tiers every tier, in shed order
 	 * @param dependencies every declared dependency by name, in manifest order
 	 */
 	public record DegradationDescriptor(int level, int computedLevel, Simulation simulation, List<String> shedTiers,
-			Instant changedAt, String reason, List<TierDescriptor> tiers,
-			Map<String, DependencyDescriptor> dependencies) {
+			Instant changedAt, String reason, Map<String, SignalDescriptor> signals, List<TierDescriptor> tiers,
+			Map<String, DependencyDescriptor> dependencies) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * What one shed signal demands now.
+	 *
+	 * @param level the level it demands, 0 for none
+	 * @param exact whether that level replaces the others' (simulation)
+	 * @param routes how many routes it demands shed on their own, whatever the level
+	 * @param reason why, empty when it demands nothing
+	 */
+	public record SignalDescriptor(int level, boolean exact, int routes, String reason) {
 
 	}
 
@@ -214,10 +252,13 @@ public class DegradationEndpoint {
 	 * @param path the path pattern
 	 * @param fallback the kind of fallback
 	 * @param requires the dependencies the route needs
+	 * @param shed whether the route is shed now
+	 * @param shedReason why it is shed, as in the {@code X-Degradation-Reason} header; {@code null}
+	 * when it is not
 	 * @param fallbacksServed how many times the fallback answered since start
 	 */
-	public record RouteDescriptor(String method, String path, String fallback, List<String> requires,
-			long fallbacksServed) {
+	public record RouteDescriptor(String method, String path, String fallback, List<String> requires, boolean shed,
+			@Nullable String shedReason, long fallbacksServed) {
 
 	}
 

@@ -1,6 +1,8 @@
 package dev.degradation.actuate;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.health.contributor.Health;
@@ -8,6 +10,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
+import dev.degradation.manifest.Route;
 import dev.degradation.monitor.DependencyStatus;
 
 /**
@@ -27,6 +30,18 @@ public class DegradationHealthIndicator implements HealthIndicator {
 		this.engine = engine;
 	}
 
+	private List<String> shedRoutes(DegradationState state) {
+		List<String> shed = new ArrayList<>();
+		List<Route> routes = this.engine.manifest().routes();
+		for (int index = 0; index < routes.size(); index++) {
+			String cause = state.shedCause(index);
+			if (cause != null) {
+				shed.add(routes.get(index) + " (" + cause + ")");
+			}
+		}
+		return shed;
+	}
+
 	@Override
 	public Health health() {
 		DegradationState state = this.engine.state();
@@ -36,8 +51,9 @@ public class DegradationHealthIndicator implements HealthIndicator {
 		}
 		return Health.up()
 			.withDetail("level", state.level())
-			.withDetail("degraded", state.level() > 0)
+			.withDetail("degraded", state.shedsAnything())
 			.withDetail("shedTiers", state.shedTiers())
+			.withDetail("shedRoutes", shedRoutes(state))
 			.withDetail("simulation", state.simulation().enabled())
 			.withDetail("reason", state.reason())
 			.withDetail("dependencies", dependencies)

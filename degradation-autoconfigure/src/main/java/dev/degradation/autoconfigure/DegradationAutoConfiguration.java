@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.List;
 
 import jakarta.servlet.DispatcherType;
+import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
@@ -35,8 +36,12 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
+import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.manifest.ShedScope;
+import dev.degradation.monitor.HealthProbe;
+import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
 
@@ -84,8 +89,40 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		DegradationEngine degradationEngine(DegradationManifest manifest) {
-			return new DegradationEngine(manifest, Clock.systemUTC());
+		DegradationNotifier degradationNotifier() {
+			return new DegradationNotifier();
+		}
+
+		/**
+		 * The engine judges time by the application's {@link Clock} bean when it has exactly one
+		 * (a test's controllable clock, say), and by the system clock otherwise. Every
+		 * {@link ShedSignal} bean is one more source of shedding.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		DegradationEngine degradationEngine(DegradationManifest manifest, ObjectProvider<Clock> clock,
+				ObjectProvider<ShedSignal> signals, DegradationNotifier notifier) {
+			DegradationEngine engine = new DegradationEngine(manifest, clock.getIfUnique(Clock::systemUTC),
+					signals.orderedStream().toList(), notifier);
+			logLoaded(manifest);
+			return engine;
+		}
+
+		private static void logLoaded(DegradationManifest manifest) {
+			Log logger = LogFactory.getLog(DegradationAutoConfiguration.class);
+			if (logger.isInfoEnabled()) {
+				logger.info("Degradation manifest '" + manifest.source() + "' loaded: "
+						+ manifest.dependencies().size() + " dependencies, " + manifest.tiers().size() + " tiers, "
+						+ manifest.routes().size() + " routes; a failed dependency sheds "
+						+ ((manifest.defaults().failedDependencySheds() == ShedScope.TIERS)
+								? "its tiers and those below them" : "the routes that require it"));
+			}
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		HealthProbe degradationHealthProbe(DegradationEngine engine) {
+			return new HttpHealthProbe(engine.clock());
 		}
 
 		/**
@@ -107,8 +144,8 @@ public final class DegradationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		@ConditionalOnBooleanProperty(name = "degradation.probes.enabled", matchIfMissing = true)
-		DependencyProbing degradationDependencyProbing(DegradationEngine engine) {
-			return new DependencyProbing(engine, Clock.systemUTC());
+		DependencyProbing degradationDependencyProbing(DegradationEngine engine, HealthProbe probe) {
+			return new DependencyProbing(engine, probe);
 		}
 
 		@Bean
@@ -131,7 +168,8 @@ public final class DegradationAutoConfiguration {
 			ClassLoader classLoader = resourceLoader.getClassLoader();
 			int order = properties.getFilter().getOrder();
 			checkAfterSecurity(order, environment, classLoader);
-			DegradationFilter filter = new DegradationFilter(engine, routes, actuatorBasePath(environment));
+			DegradationFilter filter = new DegradationFilter(engine, routes, actuatorBasePath(environment),
+					properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS);
 			FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("degradationFilter");
 			registration.setOrder(order);

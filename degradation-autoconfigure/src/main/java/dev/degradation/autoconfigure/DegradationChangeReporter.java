@@ -7,11 +7,13 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.LevelChange;
+import dev.degradation.engine.ShedChange;
 import dev.degradation.monitor.DependencyStateChange;
 
 /**
  * Reports every change of the engine once: one INFO log line and one application event, for each
- * change of the shed level and of a dependency's state (never per probe or per request).
+ * change of the shed level, of the shed routes and of a dependency's state (never per probe or
+ * per request).
  */
 public class DegradationChangeReporter implements DegradationListener {
 
@@ -35,6 +37,16 @@ public class DegradationChangeReporter implements DegradationListener {
 					+ change.reason());
 		}
 		this.publisher.publishEvent(new DegradationLevelChangedEvent(this, change));
+	}
+
+	@Override
+	public void shedChanged(ShedChange change) {
+		if (logger.isInfoEnabled()) {
+			logger.info("Shed routes changed:" + (change.shed().isEmpty() ? "" : " shed " + String.join(", ", change.shed()))
+					+ (change.shed().isEmpty() || change.restored().isEmpty() ? "" : ";")
+					+ (change.restored().isEmpty() ? "" : " restored " + String.join(", ", change.restored())));
+		}
+		this.publisher.publishEvent(new DegradationShedChangedEvent(this, change));
 	}
 
 	@Override

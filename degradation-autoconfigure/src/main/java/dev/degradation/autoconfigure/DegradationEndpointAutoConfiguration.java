@@ -2,7 +2,6 @@ package dev.degradation.autoconfigure;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -11,16 +10,28 @@ import org.springframework.context.annotation.Bean;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
+import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
 
 /**
  * Auto-configuration of the {@code degradation} Actuator endpoint.
  */
 @AutoConfiguration(after = DegradationAutoConfiguration.class)
-@ConditionalOnClass(Endpoint.class)
+// The condition annotations below live in the actuator's auto-configuration module: guard on it too,
+// so that an application with only the actuator's core library still starts.
+@ConditionalOnClass(name = { DegradationAutoConfiguration.ACTUATOR_ENDPOINT_CLASS,
+		DegradationEndpointAutoConfiguration.AVAILABLE_ENDPOINT_CONDITION_CLASS })
 @ConditionalOnBean(DegradationEngine.class)
 @ConditionalOnAvailableEndpoint(DegradationEndpoint.class)
 public final class DegradationEndpointAutoConfiguration {
+
+	static final String AVAILABLE_ENDPOINT_CONDITION_CLASS = "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint";
+
+	@Bean
+	@ConditionalOnMissingBean
+	static StrictParametersAdvisor degradationStrictParametersAdvisor() {
+		return new StrictParametersAdvisor();
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -1,14 +1,18 @@
 package dev.degradation.autoconfigure;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.ObservationFilter;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.server.observation.ServerRequestObservationContext;
 
 import dev.degradation.actuate.DegradationMeterBinder;
+import dev.degradation.actuate.DegradedRequestObservationFilter;
 import dev.degradation.engine.DegradationEngine;
 
 /**
@@ -24,6 +28,18 @@ public final class DegradationMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	DegradationMeterBinder degradationMeterBinder(DegradationEngine engine) {
 		return new DegradationMeterBinder(engine);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ ObservationFilter.class, ServerRequestObservationContext.class })
+	static class HttpObservationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		DegradedRequestObservationFilter degradedRequestObservationFilter() {
+			return new DegradedRequestObservationFilter();
+		}
+
 	}
 
 }

@@ -81,12 +81,26 @@ public class DegradationProperties {
 		 */
 		private int order = DegradationFilter.DEFAULT_ORDER;
 
+		/**
+		 * Which answers carry the X-Degradation-Level header: 'always', or 'degraded' for only
+		 * the answers served by a fallback (a public service may not want to show its state).
+		 */
+		private LevelHeader levelHeader = LevelHeader.ALWAYS;
+
 		public int getOrder() {
 			return this.order;
 		}
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public LevelHeader getLevelHeader() {
+			return this.levelHeader;
+		}
+
+		public void setLevelHeader(LevelHeader levelHeader) {
+			this.levelHeader = levelHeader;
 		}
 
 	}
@@ -109,6 +123,23 @@ public class DegradationProperties {
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
+
+	}
+
+	/**
+	 * Which answers carry the {@code X-Degradation-Level} header.
+	 */
+	public enum LevelHeader {
+
+		/**
+		 * Every answer that passes the filter, degraded or not.
+		 */
+		ALWAYS,
+
+		/**
+		 * Only the answers served by a fallback.
+		 */
+		DEGRADED
 
 	}
 

@@ -1,6 +1,5 @@
 package dev.degradation.autoconfigure;
 
-import java.time.Clock;
 import java.time.Duration;
 
 import org.apache.commons.logging.Log;
@@ -13,7 +12,7 @@ import org.springframework.context.SmartLifecycle;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.monitor.DependencyProbes;
-import dev.degradation.monitor.HttpHealthProbe;
+import dev.degradation.monitor.HealthProbe;
 
 /**
  * Runs the dependency probes for as long as the application is up: they start once the
@@ -28,7 +27,7 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 
 	private final DegradationEngine engine;
 
-	private final HttpHealthProbe probe;
+	private final HealthProbe probe;
 
 	private final DependencyProbes probes;
 
@@ -41,11 +40,11 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	/**
 	 * Create the probing of an engine's dependencies.
 	 * @param engine the engine that receives the results
-	 * @param clock the clock that stamps probe results
+	 * @param probe how one dependency is probed
 	 */
-	public DependencyProbing(DegradationEngine engine, Clock clock) {
+	public DependencyProbing(DegradationEngine engine, HealthProbe probe) {
 		this.engine = engine;
-		this.probe = new HttpHealthProbe(clock);
+		this.probe = probe;
 		this.probes = new DependencyProbes(engine.manifest().dependencies(), this.probe,
 				(dependency, result) -> engine.recordProbe(dependency.name(), result), this.probe::abortAll);
 		this.stopTimeout = engine.manifest()

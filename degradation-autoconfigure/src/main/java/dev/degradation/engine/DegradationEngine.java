@@ -1,92 +1,116 @@
 package dev.degradation.engine;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.TreeSet;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
-import dev.degradation.monitor.DependencyMonitor;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStateChange;
 import dev.degradation.monitor.DependencyStatus;
 import dev.degradation.monitor.ProbeResult;
 
 /**
- * Owns the shed level of one manifest. The computed level follows the dependencies: it rises at
- * once to the highest priority among tiers with a route that requires a failed dependency, and
- * comes down one tier at a time, each step only after {@code hysteresis_seconds} since the last
- * change. Simulation overrides it for as long as it is on.
+ * Owns what one manifest sheds. It combines the demands of its {@link ShedSignal shed signals}
+ * into one immutable {@link DegradationState}: the active level is the highest level demanded
+ * (or, while simulation is on, exactly the simulated one), and a route is shed when the level
+ * sheds its tier or when a signal demands the route itself. Each signal owns its own timing (the
+ * dependencies' hysteresis, for example), so that adding a source of shedding is one class.
  *
- * <p>Writers (probe results, forcing, simulation) are serialized; readers get the current
- * {@link DegradationState} with one volatile read. Listeners are told of each change on the
- * writer's thread, in order, while the change is being made: they must be quick and must not call
- * back into the engine (a listener that throws is logged and ignored).
+ * <p>Two signals are built in: the {@link DependencySignal dependencies} and
+ * {@link SimulationSignal simulation}; others are given to the constructor. Writers are serialized;
+ * readers get the current state with one volatile read. Listeners are told of every change in
+ * order, after the engine's lock is released, on the executor given to the constructor (a
+ * listener that throws is logged and ignored).
  */
 public final class DegradationEngine {
-
-	private static final Log logger = LogFactory.getLog(DegradationEngine.class);
 
 	private final DegradationManifest manifest;
 
 	private final Clock clock;
 
-	private final Duration hysteresis;
-
 	private final FallbackCounts fallbackCounts;
 
-	private final Map<String, DependencyMonitor> monitors = new LinkedHashMap<>();
+	private final DependencySignal dependencies;
 
-	private final Map<String, Integer> levelRequiredWhenFailed = new LinkedHashMap<>();
+	private final SimulationSignal simulation;
 
-	private final TreeSet<Integer> priorities = new TreeSet<>();
+	private final List<ShedSignal> signals;
+
+	private final List<Route> routes;
+
+	private final int[] routePriorities;
 
 	private final List<DegradationListener> listeners = new CopyOnWriteArrayList<>();
+
+	private final Notifications notifications;
 
 	private final AtomicLong levelChanges = new AtomicLong();
 
 	private volatile DegradationState state;
 
-	private Instant computedChangedAt;
+	/**
+	 * Create an engine at level 0 with every dependency unknown, with only the built-in signals,
+	 * that tells its listeners on the thread that made the change, once the lock is released.
+	 * @param manifest the manifest whose tiers are shed
+	 * @param clock the clock for windows, hysteresis and change times
+	 */
+	public DegradationEngine(DegradationManifest manifest, Clock clock) {
+		this(manifest, clock, List.of(), Runnable::run);
+	}
 
 	/**
 	 * Create an engine at level 0 with every dependency unknown.
 	 * @param manifest the manifest whose tiers are shed
 	 * @param clock the clock for windows, hysteresis and change times
+	 * @param signals further shed signals, after the built-in ones, each with a unique name
+	 * @param notifier where listeners are told of changes, one change after another; an executor
+	 * with a thread of its own keeps a slow listener from holding up the thread that made the
+	 * change
+	 * @throws IllegalArgumentException if two signals have the same name
 	 */
-	public DegradationEngine(DegradationManifest manifest, Clock clock) {
+	public DegradationEngine(DegradationManifest manifest, Clock clock, List<? extends ShedSignal> signals,
+			Executor notifier) {
 		this.manifest = manifest;
 		this.clock = clock;
-		this.hysteresis = manifest.defaults().hysteresis();
-		this.fallbackCounts = new FallbackCounts(manifest.routes().size());
-		for (Dependency dependency : manifest.dependencies()) {
-			this.monitors.put(dependency.name(), new DependencyMonitor(dependency, clock));
-		}
+		this.routes = manifest.routes();
+		this.fallbackCounts = new FallbackCounts(this.routes.size());
+		this.routePriorities = new int[this.routes.size()];
+		int index = 0;
 		for (Tier tier : manifest.tiers()) {
-			this.priorities.add(tier.priority());
-			for (Route route : tier.routes()) {
-				for (String dependency : route.requires()) {
-					this.levelRequiredWhenFailed.merge(dependency, tier.priority(), Math::max);
-				}
+			for (int i = 0; i < tier.routes().size(); i++) {
+				this.routePriorities[index++] = tier.priority();
 			}
 		}
-		this.computedChangedAt = clock.instant();
-		this.state = new DegradationState(0, 0, Simulation.OFF, List.of(), this.computedChangedAt, "started");
+		this.dependencies = new DependencySignal(manifest, clock);
+		this.simulation = new SimulationSignal(manifest.maxPriority());
+		List<ShedSignal> all = new ArrayList<>();
+		all.add(this.dependencies);
+		all.add(this.simulation);
+		all.addAll(signals);
+		Set<String> names = new HashSet<>();
+		for (ShedSignal signal : all) {
+			if (!names.add(signal.name())) {
+				throw new IllegalArgumentException("Two shed signals are named '" + signal.name() + "'");
+			}
+		}
+		this.signals = List.copyOf(all);
+		this.notifications = new Notifications(this.listeners, notifier);
+		this.state = new DegradationState(0, 0, Simulation.OFF, List.of(), clock.instant(), "started", Map.of(),
+				new String[this.routes.size()], false);
 	}
 
 	/**
@@ -106,6 +130,14 @@ public final class DegradationEngine {
 	}
 
 	/**
+	 * Return the clock the engine judges time by.
+	 * @return the clock
+	 */
+	public Clock clock() {
+		return this.clock;
+	}
+
+	/**
 	 * Return the per-route fallback counts.
 	 * @return the counts
 	 */
@@ -122,6 +154,14 @@ public final class DegradationEngine {
 	}
 
 	/**
+	 * Return the engine's signals, the built-in ones first.
+	 * @return the signals
+	 */
+	public List<ShedSignal> signals() {
+		return this.signals;
+	}
+
+	/**
 	 * Register a listener for changes.
 	 * @param listener the listener
 	 */
@@ -134,7 +174,7 @@ public final class DegradationEngine {
 	 * @return the statuses
 	 */
 	public List<DependencyStatus> dependencies() {
-		return this.monitors.values().stream().map(DependencyMonitor::status).toList();
+		return this.dependencies.statuses();
 	}
 
 	/**
@@ -144,36 +184,36 @@ public final class DegradationEngine {
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
 	public DependencyStatus dependency(String name) {
-		return monitor(name).status();
+		return this.dependencies.status(name);
 	}
 
 	/**
-	 * Record the result of a probe and derive the level again.
+	 * Record the result of a probe and derive the state again.
 	 * @param dependency the dependency name
 	 * @param result the result
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
-	public synchronized void recordProbe(String dependency, ProbeResult result) {
-		DependencyMonitor monitor = monitor(dependency);
-		DependencyStateChange change = monitor.record(result);
-		notifyListeners((listener) -> listener.probed(dependency, result));
-		dependencyChanged(change);
-		evaluate();
+	public void recordProbe(String dependency, ProbeResult result) {
+		change(() -> {
+			DependencyStateChange change = this.dependencies.record(dependency, result);
+			this.notifications.add((listener) -> listener.probed(dependency, result));
+			dependencyChanged(change);
+		});
 	}
 
 	/**
 	 * Force a dependency's state, whatever its probes say, until released. Exercises the real
-	 * path from dependency state to shed level.
+	 * path from dependency state to what is shed.
 	 * @param dependency the dependency name
 	 * @param forced the state to force
 	 * @return the dependency's status after the change
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
-	public synchronized DependencyStatus forceDependency(String dependency, DependencyState forced) {
-		DependencyMonitor monitor = monitor(dependency);
-		dependencyChanged(monitor.force(forced));
-		evaluate();
-		return monitor.status();
+	public DependencyStatus forceDependency(String dependency, DependencyState forced) {
+		change(() -> {
+			dependencyChanged(this.dependencies.force(dependency, forced));
+		});
+		return this.dependencies.status(dependency);
 	}
 
 	/**
@@ -182,137 +222,180 @@ public final class DegradationEngine {
 	 * @return the dependency's status after the change
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
-	public synchronized DependencyStatus releaseDependency(String dependency) {
-		DependencyMonitor monitor = monitor(dependency);
-		dependencyChanged(monitor.release());
-		evaluate();
-		return monitor.status();
+	public DependencyStatus releaseDependency(String dependency) {
+		change(() -> {
+			dependencyChanged(this.dependencies.release(dependency));
+		});
+		return this.dependencies.status(dependency);
 	}
 
 	/**
-	 * Derive the level again from the dependency states and the time: ages the probe windows and
-	 * takes a step down once the hysteresis has passed. Called after every probe; call it on a
-	 * schedule when there are no probes.
-	 * @return the state after
-	 */
-	public synchronized DegradationState evaluate() {
-		for (DependencyMonitor monitor : this.monitors.values()) {
-			dependencyChanged(monitor.refresh());
-		}
-		Instant now = this.clock.instant();
-		int required = requiredLevel();
-		if (required > this.state.computedLevel()) {
-			applyComputed(required, now, "raised to " + required + ": " + failedDependencies());
-		}
-		// Each step down waits the hysteresis since the last change; with no hysteresis the steps
-		// follow one another at once.
-		while (required < this.state.computedLevel() && !now.isBefore(this.computedChangedAt.plus(this.hysteresis))) {
-			Integer lower = this.priorities.lower(this.state.computedLevel());
-			int next = Math.max(required, (lower != null) ? lower : 0);
-			applyComputed(next, now, "stepped down to " + next + " after " + this.hysteresis.toSeconds()
-					+ " s of hysteresis; " + ((required == 0) ? "no failed dependency is required"
-							: "still required: " + required + " (" + failedDependencies() + ")"));
-		}
-		return this.state;
-	}
-
-	/**
-	 * Force the active level, whatever the dependencies do, until {@link #stopSimulation()}.
+	 * Force the active level, whatever the other signals demand as a level, until
+	 * {@link #stopSimulation()}.
 	 * @param level the level to simulate, from 0 to the highest tier priority
 	 * @return the new state
 	 * @throws IllegalArgumentException if the level is outside that range
 	 */
-	public synchronized DegradationState simulate(int level) {
-		int max = this.manifest.maxPriority();
-		if (level < 0 || level > max) {
-			throw new IllegalArgumentException("Shed level " + level + " is out of range: use 0 (nothing shed) to "
-					+ max + " (every tier shed, the highest tier priority in the manifest)");
-		}
-		return apply(new Simulation(true, level), this.state.computedLevel(), "simulation at level " + level);
+	public DegradationState simulate(int level) {
+		return change(() -> {
+			this.simulation.simulate(level);
+		});
 	}
 
 	/**
 	 * Turn simulation off; the computed level applies again at once.
 	 * @return the new state
 	 */
-	public synchronized DegradationState stopSimulation() {
-		DegradationState current = this.state;
-		if (!current.simulation().enabled()) {
-			return current;
+	public DegradationState stopSimulation() {
+		return change(() -> {
+			this.simulation.stop();
+		});
+	}
+
+	/**
+	 * Derive the state again from every signal and the time: ages the dependencies' windows and
+	 * lets the hysteresis take its steps. Called after every change of an input; call it on a
+	 * schedule, and after changing a signal of your own.
+	 * @return the state after
+	 */
+	public DegradationState evaluate() {
+		return change(() -> {
+		});
+	}
+
+	/**
+	 * Put the engine back as it started: simulation off, forced dependencies released, every
+	 * window emptied, every hysteresis forgotten and every signal reset, so that a test or an
+	 * operator starts from a known state. Listeners are told of the changes this makes.
+	 * @return the state after, which sheds nothing unless a signal demands it again at once
+	 */
+	public DegradationState reset() {
+		return change(() -> {
+			this.signals.forEach(ShedSignal::reset);
+		});
+	}
+
+	/**
+	 * Make a change under the lock, derive the state again, and tell the listeners once the lock
+	 * is released.
+	 */
+	private DegradationState change(Runnable mutation) {
+		DegradationState after;
+		try {
+			synchronized (this) {
+				mutation.run();
+				after = derive();
+			}
 		}
-		return apply(Simulation.OFF, current.computedLevel(),
-				"simulation off, computed level " + current.computedLevel() + " applies");
+		finally {
+			this.notifications.dispatch();
+		}
+		return after;
 	}
 
-	private void applyComputed(int computed, Instant now, String reason) {
-		this.computedChangedAt = now;
-		apply(this.state.simulation(), computed, reason);
-	}
-
-	private DegradationState apply(Simulation simulation, int computed, String reason) {
-		DegradationState previous = this.state;
-		int level = simulation.enabled() ? simulation.level() : computed;
-		boolean levelChanged = previous.level() != level;
+	/** Called under the lock. */
+	private DegradationState derive() {
+		for (DependencyStateChange change : this.dependencies.refresh()) {
+			dependencyChanged(change);
+		}
 		Instant now = this.clock.instant();
-		DegradationState next = new DegradationState(level, computed, simulation, shedTiers(level),
-				levelChanged ? now : previous.changedAt(), levelChanged ? reason : previous.reason());
+		Map<String, ShedDemand> demands = new LinkedHashMap<>();
+		for (ShedSignal signal : this.signals) {
+			ShedDemand demand = signal.demand(now);
+			if (!demand.isEmpty()) {
+				demands.put(signal.name(), demand);
+			}
+		}
+		int computed = 0;
+		String computedCause = "";
+		String computedReason = "";
+		ShedDemand exact = null;
+		for (ShedDemand demand : demands.values()) {
+			if (demand.exact()) {
+				if (exact == null || demand.level() > exact.level()) {
+					exact = demand;
+				}
+			}
+			else if (demand.level() > computed) {
+				computed = demand.level();
+				computedCause = demand.levelCause();
+				computedReason = demand.reason();
+			}
+		}
+		int level = (exact != null) ? exact.level() : computed;
+		String levelCause = (exact != null) ? exact.levelCause() : computedCause;
+		String[] causes = new String[this.routes.size()];
+		boolean shedsAnything = false;
+		for (int route = 0; route < causes.length; route++) {
+			if (this.routePriorities[route] <= level) {
+				causes[route] = levelCause;
+			}
+		}
+		for (ShedDemand demand : demands.values()) {
+			for (Map.Entry<Integer, String> entry : demand.routes().entrySet()) {
+				int route = entry.getKey();
+				if (route >= 0 && route < causes.length && causes[route] == null) {
+					causes[route] = entry.getValue();
+				}
+			}
+		}
+		for (String cause : causes) {
+			shedsAnything |= (cause != null);
+		}
+		DegradationState previous = this.state;
+		boolean levelChanged = previous.level() != level;
+		String reason = levelChanged ? levelReason(previous, exact, computed, computedReason) : previous.reason();
+		DegradationState next = new DegradationState(level, computed, this.simulation.simulation(),
+				shedTiers(level), levelChanged ? now : previous.changedAt(), reason, demands, causes, shedsAnything);
+		if (!levelChanged && next.shedsSameRoutes(previous) && next.demands().equals(previous.demands())
+				&& next.simulation().equals(previous.simulation()) && next.computedLevel() == previous.computedLevel()) {
+			return previous;
+		}
 		this.state = next;
 		if (levelChanged) {
 			this.levelChanges.incrementAndGet();
 			LevelChange change = new LevelChange(previous.level(), level, next.shedTiers(), reason, now);
-			notifyListeners((listener) -> listener.levelChanged(change));
+			this.notifications.add((listener) -> listener.levelChanged(change));
+		}
+		if (!next.shedsSameRoutes(previous)) {
+			ShedChange change = shedChange(previous, next, now);
+			this.notifications.add((listener) -> listener.shedChanged(change));
 		}
 		return next;
 	}
 
-	private int requiredLevel() {
-		int required = 0;
-		for (Map.Entry<String, Integer> entry : this.levelRequiredWhenFailed.entrySet()) {
-			if (this.monitors.get(entry.getKey()).state() == DependencyState.FAILED) {
-				required = Math.max(required, entry.getValue());
-			}
+	private static String levelReason(DegradationState previous, @Nullable ShedDemand exact, int computed,
+			String computedReason) {
+		if (exact != null) {
+			return exact.reason();
 		}
-		return required;
+		if (previous.simulation().enabled()) {
+			return "simulation off, computed level " + computed + " applies";
+		}
+		return computed > 0 || !computedReason.isEmpty() ? computedReason
+				: "nothing demands a level" + (previous.level() > 0 ? " any more" : "");
 	}
 
-	private String failedDependencies() {
-		List<String> failed = new ArrayList<>();
-		this.levelRequiredWhenFailed.forEach((name, level) -> {
-			if (this.monitors.get(name).state() == DependencyState.FAILED) {
-				failed.add(name + " failed (required up to level " + level + ")");
+	private ShedChange shedChange(DegradationState previous, DegradationState next, Instant now) {
+		List<String> shed = new ArrayList<>();
+		List<String> restored = new ArrayList<>();
+		for (int route = 0; route < this.routes.size(); route++) {
+			String before = previous.shedCause(route);
+			String after = next.shedCause(route);
+			if (after != null && !after.equals(before)) {
+				shed.add(this.routes.get(route) + " (" + after + ")");
 			}
-		});
-		return String.join(", ", failed);
+			else if (after == null && before != null) {
+				restored.add(this.routes.get(route).toString());
+			}
+		}
+		return new ShedChange(shed, restored, now);
 	}
 
 	private void dependencyChanged(@Nullable DependencyStateChange change) {
 		if (change != null) {
-			notifyListeners((listener) -> listener.dependencyChanged(change));
+			this.notifications.add((listener) -> listener.dependencyChanged(change));
 		}
-	}
-
-	/**
-	 * Tell every listener, each on its own: a listener that throws is logged and never stops the
-	 * change it is told of, nor the listeners after it.
-	 */
-	private void notifyListeners(Consumer<DegradationListener> notification) {
-		for (DegradationListener listener : this.listeners) {
-			try {
-				notification.accept(listener);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Degradation listener " + listener.getClass().getName() + " failed", ex);
-			}
-		}
-	}
-
-	private DependencyMonitor monitor(String name) {
-		DependencyMonitor monitor = this.monitors.get(name);
-		if (monitor == null) {
-			throw new NoSuchElementException("No dependency named '" + name + "'; declared: "
-					+ String.join(", ", this.monitors.keySet()));
-		}
-		return monitor;
 	}
 
 	private List<String> shedTiers(int level) {

@@ -4,10 +4,10 @@ import dev.degradation.monitor.DependencyStateChange;
 import dev.degradation.monitor.ProbeResult;
 
 /**
- * Told of every change the engine makes, on the thread that made it (a probe thread, or the
- * caller of the Actuator endpoint), in order, while the engine's lock is held. Implementations must
- * be quick and must not call back into the engine; they log, publish events and count. One that
- * throws is logged and does not stop the change.
+ * Told of every change the engine makes, in the order the changes were made, after the engine's
+ * lock is released, on the engine's notifier (in an application, a thread of its own, so that a
+ * slow listener never holds up a probe or an Actuator call). Listeners log, publish events and
+ * count; one that throws is logged and does not stop the change nor the listeners after it.
  */
 public interface DegradationListener {
 
@@ -16,6 +16,13 @@ public interface DegradationListener {
 	 * @param change the change
 	 */
 	default void levelChanged(LevelChange change) {
+	}
+
+	/**
+	 * Called once for each change of which routes are shed, whether or not the level changed.
+	 * @param change the change
+	 */
+	default void shedChanged(ShedChange change) {
 	}
 
 	/**

@@ -1,33 +1,138 @@
 package dev.degradation.engine;
 
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
 
 /**
- * An immutable snapshot of what the service sheds right now. A new snapshot replaces the old one
- * on every change; readers never see a half-made change.
- *
- * @param level the active shed level: every tier whose priority is at most this is shed
- * @param computedLevel the level the engine computed from its inputs, which applies whenever
- * simulation is off
- * @param simulation the simulation setting
- * @param shedTiers the names of the shed tiers, in shed order
- * @param changedAt when the active level last changed (or the engine started)
- * @param reason why the active level is what it is
+ * An immutable snapshot of what the service sheds right now, and why. A new snapshot replaces the
+ * old one on every change; readers never see a half-made change. The request path asks it one
+ * question per request, {@link #shedCause(int)}: an array read.
  */
-public record DegradationState(int level, int computedLevel, Simulation simulation, List<String> shedTiers,
-		Instant changedAt, String reason) {
+public final class DegradationState {
 
 	private static final String[] HEADER_VALUES = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9" };
 
-	public DegradationState {
-		shedTiers = List.copyOf(shedTiers);
+	private final int level;
+
+	private final int computedLevel;
+
+	private final Simulation simulation;
+
+	private final List<String> shedTiers;
+
+	private final Instant changedAt;
+
+	private final String reason;
+
+	private final Map<String, ShedDemand> demands;
+
+	private final @Nullable String[] shedCauses;
+
+	private final boolean shedsAnything;
+
+	DegradationState(int level, int computedLevel, Simulation simulation, List<String> shedTiers, Instant changedAt,
+			String reason, Map<String, ShedDemand> demands, @Nullable String[] shedCauses, boolean shedsAnything) {
+		this.level = level;
+		this.computedLevel = computedLevel;
+		this.simulation = simulation;
+		this.shedTiers = List.copyOf(shedTiers);
+		this.changedAt = changedAt;
+		this.reason = reason;
+		this.demands = Collections.unmodifiableMap(new LinkedHashMap<>(demands));
+		this.shedCauses = shedCauses;
+		this.shedsAnything = shedsAnything;
 	}
 
 	/**
-	 * Return whether a tier of the given priority is shed in this state.
+	 * Return the active shed level: every tier whose priority is at most this is shed.
+	 * @return the level
+	 */
+	public int level() {
+		return this.level;
+	}
+
+	/**
+	 * Return the level that the signals other than simulation demand, which applies whenever
+	 * simulation is off.
+	 * @return the computed level
+	 */
+	public int computedLevel() {
+		return this.computedLevel;
+	}
+
+	/**
+	 * Return the simulation setting.
+	 * @return the setting
+	 */
+	public Simulation simulation() {
+		return this.simulation;
+	}
+
+	/**
+	 * Return the names of the tiers the level sheds, in shed order. Routes shed on their own (a
+	 * failed dependency sheds only the routes that require it) are told by
+	 * {@link #shedCause(int)}.
+	 * @return the tier names
+	 */
+	public List<String> shedTiers() {
+		return this.shedTiers;
+	}
+
+	/**
+	 * Return when the active level last changed, or the engine started.
+	 * @return the instant
+	 */
+	public Instant changedAt() {
+		return this.changedAt;
+	}
+
+	/**
+	 * Return why the active level is what it is.
+	 * @return the reason
+	 */
+	public String reason() {
+		return this.reason;
+	}
+
+	/**
+	 * Return every signal's demand when this snapshot was made, by signal name, in the engine's
+	 * order of signals; a signal that demands nothing is absent.
+	 * @return the demands
+	 */
+	public Map<String, ShedDemand> demands() {
+		return this.demands;
+	}
+
+	/**
+	 * Return whether this state sheds any route at all, so that the request path can skip the
+	 * lookup of a request's route while nothing is shed.
+	 * @return whether any route is shed
+	 */
+	public boolean shedsAnything() {
+		return this.shedsAnything;
+	}
+
+	/**
+	 * Return why a route is shed, or {@code null} when it is not: the short cause sent in the
+	 * {@code X-Degradation-Reason} header, such as {@code dependency:recommendations-api} or
+	 * {@code simulation}.
+	 * @param route the index of the route in {@code DegradationManifest.routes()}
+	 * @return the cause, or {@code null} when the route is not shed
+	 */
+	public @Nullable String shedCause(int route) {
+		return (route < this.shedCauses.length) ? this.shedCauses[route] : null;
+	}
+
+	/**
+	 * Return whether a tier of the given priority is shed by the level of this state.
 	 * @param priority the tier priority
-	 * @return whether the tier is shed
+	 * @return whether the level sheds the tier
 	 */
 	public boolean sheds(int priority) {
 		return priority <= this.level;
@@ -41,6 +146,17 @@ public record DegradationState(int level, int computedLevel, Simulation simulati
 	public String levelHeader() {
 		return (this.level >= 0 && this.level < HEADER_VALUES.length) ? HEADER_VALUES[this.level]
 				: Integer.toString(this.level);
+	}
+
+	boolean shedsSameRoutes(DegradationState other) {
+		return Arrays.equals(this.shedCauses, other.shedCauses);
+	}
+
+	@Override
+	public String toString() {
+		return "DegradationState[level=" + this.level + ", computedLevel=" + this.computedLevel + ", simulation="
+				+ this.simulation + ", shedTiers=" + this.shedTiers + ", demands=" + this.demands.keySet()
+				+ ", reason=" + this.reason + "]";
 	}
 
 }

@@ -99,6 +99,17 @@ public final class DependencyMonitor {
 	}
 
 	/**
+	 * Forget every result and any forcing: the dependency is {@link DependencyState#UNKNOWN} again,
+	 * as if the monitor had just been created.
+	 */
+	public synchronized void reset() {
+		this.window.clear();
+		this.computed = DependencyState.UNKNOWN;
+		this.forced = null;
+		this.lastProbe = null;
+	}
+
+	/**
 	 * Return the effective state: the forced one if any, otherwise the computed one.
 	 * @return the state
 	 */

@@ -3,7 +3,8 @@ package dev.degradation.monitor;
 import dev.degradation.manifest.Dependency;
 
 /**
- * Asks one dependency whether it is healthy. Implementations never throw: every failure is a
+ * Asks one dependency whether it is healthy. The starter's is {@link HttpHealthProbe}; an
+ * application replaces it with a bean of its own, for example to send an authentication header. Implementations never throw: every failure is a
  * result. A probe that overruns its dependency's timeout is aborted by its scheduler through
  * {@link #abort(Thread)}, so that a dependency that hangs costs at most its timeout.
  */
@@ -22,6 +23,13 @@ public interface HealthProbe {
 	 * @param prober the thread running the probe
 	 */
 	default void abort(Thread prober) {
+	}
+
+	/**
+	 * Abort every probe in flight; called when probing stops, so that stopping never waits for a
+	 * dependency that hangs.
+	 */
+	default void abortAll() {
 	}
 
 }

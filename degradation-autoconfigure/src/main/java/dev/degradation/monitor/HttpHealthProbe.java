@@ -96,6 +96,7 @@ public final class HttpHealthProbe implements HealthProbe {
 	 * Abort every probe in flight, so that shutdown never waits for a dependency that does not
 	 * answer.
 	 */
+	@Override
 	public void abortAll() {
 		this.inFlight.values().forEach(Probe::abort);
 	}

@@ -43,6 +43,12 @@ final class ProbeWindow {
 		}
 	}
 
+	void clear() {
+		this.start = 0;
+		this.size = 0;
+		this.failures = 0;
+	}
+
 	int samples(Instant now) {
 		evict(now);
 		return this.size;

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
+import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.util.ServletRequestPathUtils;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
@@ -21,8 +22,9 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
 
 /**
- * Answers a request with its route's fallback when the route's tier is shed, and lets every other
- * request through with the {@code X-Degradation-Level} header.
+ * Answers a request with its route's fallback when the route is shed (by the level, or on its own
+ * because a dependency it requires failed), and lets every other request through with the
+ * {@code X-Degradation-Level} header.
  *
  * <p>While nothing is shed the filter reads one volatile field and sets one header: it does not
  * even parse the path. When something is shed it resolves the path exactly as Spring MVC does
@@ -39,23 +41,46 @@ public class DegradationFilter implements Filter {
 	 */
 	public static final int DEFAULT_ORDER = -100 + 10;
 
+	/**
+	 * The request attribute that holds the cause of a shed request's fallback (a {@code String},
+	 * as in {@link DegradationHeaders#REASON}), for observations and logs that run after the
+	 * filter answered.
+	 */
+	public static final String SHED_CAUSE_ATTRIBUTE = DegradationFilter.class.getName() + ".SHED_CAUSE";
+
 	private final DegradationEngine engine;
 
 	private final RouteTable routes;
 
 	private final @Nullable PathPattern reserved;
 
+	private final boolean levelOnEveryAnswer;
+
 	/**
-	 * Create a filter.
+	 * Create a filter that sends {@code X-Degradation-Level} on every answer.
 	 * @param engine the engine whose state decides what is shed
 	 * @param routes the compiled routes of the engine's manifest
 	 * @param reservedBasePath a base path that is never shed (the Actuator's), or {@code null}
 	 */
 	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath) {
+		this(engine, routes, reservedBasePath, true);
+	}
+
+	/**
+	 * Create a filter.
+	 * @param engine the engine whose state decides what is shed
+	 * @param routes the compiled routes of the engine's manifest
+	 * @param reservedBasePath a base path that is never shed (the Actuator's), or {@code null}
+	 * @param levelOnEveryAnswer whether answers that are not degraded carry
+	 * {@code X-Degradation-Level} too (a public service may not want to show its state)
+	 */
+	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath,
+			boolean levelOnEveryAnswer) {
 		this.engine = engine;
 		this.routes = routes;
 		this.reserved = (reservedBasePath != null && !reservedBasePath.isEmpty() && !reservedBasePath.equals("/"))
 				? PathPatternParser.defaultInstance.parse(reservedBasePath + "/**") : null;
+		this.levelOnEveryAnswer = levelOnEveryAnswer;
 	}
 
 	@Override
@@ -63,19 +88,33 @@ public class DegradationFilter implements Filter {
 			throws IOException, ServletException {
 		DegradationState state = this.engine.state();
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
-		if (state.level() > 0) {
-			ShedRoute route = shedRoute((HttpServletRequest) request, state);
-			if (route != null) {
-				route.writer().write(httpResponse, state);
-				this.engine.fallbackCounts().record(route.index());
+		if (state.shedsAnything()) {
+			HttpServletRequest httpRequest = (HttpServletRequest) request;
+			ShedRoute route = shedRoute(httpRequest);
+			String cause = (route != null) ? state.shedCause(route.index()) : null;
+			if (cause != null) {
+				shed(httpRequest, httpResponse, route, state, cause);
 				return;
 			}
 		}
-		httpResponse.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
+		if (this.levelOnEveryAnswer) {
+			httpResponse.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
+		}
 		chain.doFilter(request, response);
 	}
 
-	private @Nullable ShedRoute shedRoute(HttpServletRequest request, DegradationState state) {
+	private void shed(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
+			DegradationState state, String cause) throws IOException {
+		// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
+		// request that a handler served by its mapping, instead of UNKNOWN.
+		request.setAttribute(SHED_CAUSE_ATTRIBUTE, cause);
+		ServerHttpObservationFilter.findObservationContext(request)
+			.ifPresent((context) -> context.setPathPattern(route.route().path()));
+		route.writer().write(response, state, cause);
+		this.engine.fallbackCounts().record(route.index());
+	}
+
+	private @Nullable ShedRoute shedRoute(HttpServletRequest request) {
 		RouteIndex routes = this.routes.index(request.getMethod());
 		if (routes == null) {
 			// No route has this method: spare the request the parsing of its path.
@@ -87,7 +126,7 @@ public class DegradationFilter implements Filter {
 		try {
 			PathContainer path = requestPath.pathWithinApplication();
 			ShedRoute route = routes.find(path);
-			if (route == null || !state.sheds(route.priority())) {
+			if (route == null) {
 				return null;
 			}
 			return (this.reserved != null && this.reserved.matches(path)) ? null : route;

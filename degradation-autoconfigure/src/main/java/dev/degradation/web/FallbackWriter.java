@@ -31,18 +31,24 @@ public abstract sealed class FallbackWriter permits FallbackWriter.Drop, Fallbac
 		if (fallback instanceof Fallback.Static staticFallback) {
 			return new Static(route.tier(), staticFallback.json().getBytes(StandardCharsets.UTF_8));
 		}
-		return new Drop(route.tier());
+		if (fallback instanceof Fallback.Drop) {
+			return new Drop(route.tier());
+		}
+		// A kind without a writer must fail when the table is compiled, never answer as another.
+		throw new IllegalArgumentException("No fallback writer for kind '" + fallback.kind() + "' of route " + route);
 	}
 
 	/**
 	 * Write the fallback answer, marked as degraded.
 	 * @param response the response, not yet committed
 	 * @param state the state in which the route was shed
+	 * @param cause why the route is shed, from {@link DegradationState#shedCause(int)}
 	 * @throws IOException if the body cannot be written
 	 */
-	public final void write(HttpServletResponse response, DegradationState state) throws IOException {
+	public final void write(HttpServletResponse response, DegradationState state, String cause) throws IOException {
 		response.setHeader(DegradationHeaders.DEGRADED, "true");
 		response.setHeader(DegradationHeaders.TIER, this.tier);
+		response.setHeader(DegradationHeaders.REASON, cause);
 		response.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
 		// A degraded answer must never be cached as if it were the real one.
 		response.setHeader("Cache-Control", "no-store");

@@ -1,7 +1,10 @@
 package dev.degradation.actuate;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -16,6 +19,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Import;
 
+import dev.degradation.autoconfigure.DegradationNotifier;
 import dev.degradation.autoconfigure.DependencyStateChangedEvent;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.monitor.DependencyState;
@@ -25,6 +29,7 @@ import dev.degradation.testapp.RawHttp;
 import dev.degradation.testapp.ShopTestApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Forcing dependencies down and up through the Actuator, as CI does: the real path from a
@@ -53,9 +58,16 @@ class DependencyControlIntegrationTests {
 	@Autowired
 	Events events;
 
+	@Autowired
+	DegradationNotifier notifier;
+
 	@AfterEach
-	void releaseEverything() {
+	void releaseEverything() throws Exception {
 		this.engine.manifest().dependencies().forEach((dependency) -> this.engine.releaseDependency(dependency.name()));
+		// Events are told on the notifier's thread, in order: once a task queued now has run, every
+		// event of this test has arrived.
+		CompletableFuture.runAsync(() -> {
+		}, this.notifier).get(5, TimeUnit.SECONDS);
 		this.events.changes.clear();
 	}
 
@@ -150,8 +162,9 @@ class DependencyControlIntegrationTests {
 		actuator().post(RECOMMENDATIONS, "{\"state\": \"down\"}");
 		actuator().post(RECOMMENDATIONS, "{\"state\": \"down\"}");
 		actuator().delete(RECOMMENDATIONS);
-		assertThat(this.events.changes).extracting((event) -> event.getChange().state())
-			.containsExactly(DependencyState.FAILED, DependencyState.UNKNOWN);
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.events.changes).extracting((event) -> event.getChange().state())
+				.containsExactly(DependencyState.FAILED, DependencyState.UNKNOWN));
 	}
 
 	private double gauge(String name, String state) {

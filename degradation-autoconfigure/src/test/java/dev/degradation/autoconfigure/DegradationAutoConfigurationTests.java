@@ -1,6 +1,7 @@
 package dev.degradation.autoconfigure;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,6 +34,7 @@ import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Every condition of the degradation auto-configurations.
@@ -245,7 +247,8 @@ class DegradationAutoConfigurationTests {
 		this.runner.withPropertyValues(SHOP).withUserConfiguration(EngineAwareListenerConfiguration.class).run((context) -> {
 			assertThat(context).hasNotFailed();
 			context.getBean(DegradationEngine.class).simulate(1);
-			assertThat(context.getBean(EngineAwareListener.class).levels).containsExactly(1);
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(context.getBean(EngineAwareListener.class).levels).containsExactly(1));
 		});
 	}
 
@@ -275,7 +278,7 @@ class DegradationAutoConfigurationTests {
 		this.runner.withPropertyValues(SHOP).withUserConfiguration(EventRecorderConfiguration.class).run((context) -> {
 			context.getBean(DegradationEngine.class).simulate(2);
 			List<DegradationLevelChangedEvent> events = context.getBean(EventRecorderConfiguration.class).events;
-			assertThat(events).hasSize(1);
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events).hasSize(1));
 			assertThat(events.get(0).getChange().level()).isEqualTo(2);
 			assertThat(events.get(0).getChange().shedTiers()).containsExactly("best-effort", "enhanced");
 			assertThat(output.getOut()).containsOnlyOnce(

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -166,7 +167,7 @@ class DegradationEngineTests {
 	void levelHeaderIsTheLevelAsText() {
 		DegradationEngine engine = engine(Clock.systemUTC());
 		assertThat(engine.simulate(5).levelHeader()).isEqualTo("5");
-		assertThat(new DegradationState(12, 0, Simulation.OFF, List.of(), this.start, "").levelHeader())
+		assertThat(new DegradationState(12, 0, Simulation.OFF, List.of(), this.start, "", Map.of(), new String[0], true).levelHeader())
 			.isEqualTo("12");
 	}
 

@@ -9,7 +9,10 @@ import java.util.NoSuchElementException;
 
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.ManifestDefaults;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStateChange;
 import dev.degradation.monitor.ProbeResult;
@@ -19,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The computed shed level against dependency states and time: up at once, down one tier per
+ * With {@code failed_dependency_sheds: tiers} (the seed's cumulative behaviour), the computed shed
+ * level against dependency states and time: up at once, down one tier per
  * hysteresis, never below what is required, under simulation, and bounded for a flapping
  * dependency.
  */
@@ -58,8 +62,8 @@ class ShedLevelTests {
 
 	private final MutableClock clock = new MutableClock(START);
 
-	private final DegradationEngine engine = new DegradationEngine(
-			ManifestLoader.standard().load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8)), this.clock);
+	private final DegradationEngine engine = new DegradationEngine(cumulative(
+			ManifestLoader.standard().load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8))), this.clock);
 
 	private final List<LevelChange> levelChanges = new ArrayList<>();
 
@@ -214,6 +218,13 @@ class ShedLevelTests {
 		assertThat(dependencyFlips).isGreaterThanOrEqualTo(30);
 		assertThat(this.levelChanges).hasSizeLessThanOrEqualTo((int) bound);
 		assertThat(this.levelChanges).isNotEmpty();
+	}
+
+	static DegradationManifest cumulative(DegradationManifest manifest) {
+		ManifestDefaults defaults = manifest.defaults();
+		return new DegradationManifest(manifest.source(),
+				new ManifestDefaults(defaults.healthCheck(), defaults.hysteresis(), ShedScope.TIERS),
+				manifest.dependencies(), manifest.tiers());
 	}
 
 	private void probe(String dependency, boolean... outcomes) {

@@ -1,0 +1,36 @@
+package dev.degradation.actuate;
+
+import io.micrometer.common.KeyValue;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationFilter;
+
+import org.springframework.http.server.observation.ServerRequestObservationContext;
+
+import dev.degradation.web.DegradationFilter;
+
+/**
+ * Marks every server request observation (and so {@code http.server.requests}) with a
+ * {@code degraded} key, {@code true} for an answer a fallback served and {@code false} otherwise:
+ * two values, on every request, so that the metric keeps one set of tag keys and a per-route
+ * dashboard can tell the shed traffic from the served one. The route of a shed request is its
+ * manifest pattern, set by the {@link DegradationFilter}.
+ */
+public class DegradedRequestObservationFilter implements ObservationFilter {
+
+	/** The key added to server request observations. */
+	public static final String KEY = "degraded";
+
+	private static final KeyValue DEGRADED = KeyValue.of(KEY, "true");
+
+	private static final KeyValue SERVED = KeyValue.of(KEY, "false");
+
+	@Override
+	public Observation.Context map(Observation.Context context) {
+		if (context instanceof ServerRequestObservationContext request) {
+			boolean degraded = request.getCarrier().getAttribute(DegradationFilter.SHED_CAUSE_ATTRIBUTE) != null;
+			request.addLowCardinalityKeyValue(degraded ? DEGRADED : SERVED);
+		}
+		return context;
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.degradation.actuate;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
+import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
+import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
+
+/**
+ * Makes the {@code degradation} endpoint's write operations as strict as the manifest: a key in
+ * the body (or the query) that the operation does not take answers {@code 400} with the keys it
+ * does take, instead of being ignored, so that {@code {"enabled": true, "levle": 2}} is never
+ * taken for a simulation at no level.
+ */
+public class StrictParametersAdvisor implements OperationInvokerAdvisor {
+
+	private static final EndpointId DEGRADATION = EndpointId.of("degradation");
+
+	@Override
+	public OperationInvoker apply(EndpointId endpointId, OperationType operationType, OperationParameters parameters,
+			OperationInvoker invoker) {
+		if (!DEGRADATION.equals(endpointId) || operationType == OperationType.READ) {
+			return invoker;
+		}
+		Set<String> known = parameters.stream().map(OperationParameter::getName).collect(Collectors.toSet());
+		return (context) -> {
+			Set<String> unknown = new TreeSet<>(context.getArguments().keySet());
+			unknown.removeAll(known);
+			if (!unknown.isEmpty()) {
+				return DegradationEndpointWebExtension.badRequest("Unknown key" + ((unknown.size() > 1) ? "s " : " ")
+						+ unknown.stream().map((key) -> "'" + key + "'").collect(Collectors.joining(", "))
+						+ "; this operation takes " + (known.isEmpty() ? "no key"
+								: List.copyOf(new TreeSet<>(known)).stream().map((key) -> "'" + key + "'")
+									.collect(Collectors.joining(", "))));
+			}
+			return invoker.invoke(context);
+		};
+	}
+
+}

@@ -1,0 +1,247 @@
+package dev.degradation.engine;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.Dependency;
+import dev.degradation.manifest.Route;
+import dev.degradation.manifest.ShedScope;
+import dev.degradation.manifest.Tier;
+import dev.degradation.monitor.DependencyMonitor;
+import dev.degradation.monitor.DependencyState;
+import dev.degradation.monitor.DependencyStateChange;
+import dev.degradation.monitor.DependencyStatus;
+import dev.degradation.monitor.ProbeResult;
+
+/**
+ * The shed signal of the dependencies: judges each one from its evidence
+ * ({@link DependencyMonitor}) and demands what a failed dependency sheds, as the manifest's
+ * {@code failed_dependency_sheds} says.
+ *
+ * <ul>
+ * <li>{@link ShedScope#ROUTES} (the default): the routes that require a failed dependency, and
+ * only those. Each dependency has its own hysteresis: once it sheds, its routes stay shed until it
+ * has recovered and {@code hysteresis_seconds} have passed since it started shedding, so a
+ * dependency that flaps sheds and restores its routes at most once per hysteresis, and never
+ * delays the routes of another.</li>
+ * <li>{@link ShedScope#TIERS} (the seed's cumulative behaviour): a level, raised at once to the
+ * highest priority of a tier with a route that requires a failed dependency, and lowered one tier
+ * per hysteresis ({@link LevelHysteresis}).</li>
+ * </ul>
+ * Thread-safe; changed through the {@link DegradationEngine}, which serializes the changes and
+ * tells listeners of them.
+ */
+public final class DependencySignal implements ShedSignal {
+
+	/** The name of this signal. */
+	public static final String NAME = "dependencies";
+
+	private final Clock clock;
+
+	private final ShedScope scope;
+
+	private final Duration hysteresis;
+
+	private final Map<String, DependencyMonitor> monitors = new LinkedHashMap<>();
+
+	/** The routes that require each dependency, by index in the manifest's routes. */
+	private final Map<String, List<Integer>> routesRequiring = new LinkedHashMap<>();
+
+	private final Map<String, Integer> levelRequiredWhenFailed = new LinkedHashMap<>();
+
+	/** The dependencies that shed their routes now, with when they started to. */
+	private final Map<String, Instant> shedding = new LinkedHashMap<>();
+
+	private final LevelHysteresis level;
+
+	/**
+	 * Create the signal with every dependency unknown.
+	 * @param manifest the manifest that declares the dependencies and the routes requiring them
+	 * @param clock the clock for windows and hysteresis
+	 */
+	public DependencySignal(DegradationManifest manifest, Clock clock) {
+		this.clock = clock;
+		this.scope = manifest.defaults().failedDependencySheds();
+		this.hysteresis = manifest.defaults().hysteresis();
+		for (Dependency dependency : manifest.dependencies()) {
+			this.monitors.put(dependency.name(), new DependencyMonitor(dependency, clock));
+			this.routesRequiring.put(dependency.name(), new ArrayList<>());
+		}
+		List<Integer> priorities = new ArrayList<>();
+		int index = 0;
+		for (Tier tier : manifest.tiers()) {
+			priorities.add(tier.priority());
+			for (Route route : tier.routes()) {
+				for (String dependency : route.requires()) {
+					this.routesRequiring.get(dependency).add(index);
+					this.levelRequiredWhenFailed.merge(dependency, tier.priority(), Math::max);
+				}
+				index++;
+			}
+		}
+		this.level = new LevelHysteresis(priorities, this.hysteresis, clock.instant(),
+				"no failed dependency is required");
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	/**
+	 * Return what a failed dependency sheds under this signal.
+	 * @return the scope
+	 */
+	public ShedScope scope() {
+		return this.scope;
+	}
+
+	@Override
+	public synchronized ShedDemand demand(Instant now) {
+		return (this.scope == ShedScope.TIERS) ? tiersDemand(now) : routesDemand(now);
+	}
+
+	private ShedDemand routesDemand(Instant now) {
+		this.monitors.forEach((name, monitor) -> {
+			if (monitor.state() == DependencyState.FAILED) {
+				this.shedding.putIfAbsent(name, now);
+			}
+			else {
+				Instant since = this.shedding.get(name);
+				if (since != null && !now.isBefore(since.plus(this.hysteresis))) {
+					this.shedding.remove(name);
+				}
+			}
+		});
+		if (this.shedding.isEmpty()) {
+			return ShedDemand.NONE;
+		}
+		Map<Integer, String> routes = new LinkedHashMap<>();
+		List<String> reasons = new ArrayList<>();
+		this.shedding.forEach((name, since) -> {
+			String cause = "dependency:" + name;
+			this.routesRequiring.get(name).forEach((route) -> routes.putIfAbsent(route, cause));
+			reasons.add(name + ((this.monitors.get(name).state() == DependencyState.FAILED) ? " failed"
+					: " recovered, held until " + since.plus(this.hysteresis) + " by the hysteresis"));
+		});
+		return ShedDemand.routes(routes, String.join("; ", reasons) + ": its routes are shed");
+	}
+
+	private ShedDemand tiersDemand(Instant now) {
+		int required = 0;
+		List<String> failed = new ArrayList<>();
+		for (Map.Entry<String, Integer> entry : this.levelRequiredWhenFailed.entrySet()) {
+			if (this.monitors.get(entry.getKey()).state() == DependencyState.FAILED) {
+				required = Math.max(required, entry.getValue());
+				failed.add(entry.getKey());
+			}
+		}
+		this.level.follow(required, now, failedDependencies());
+		if (this.level.level() == 0) {
+			return ShedDemand.NONE;
+		}
+		String cause = failed.isEmpty() ? "dependency-hysteresis" : "dependency:" + String.join(",", failed);
+		return ShedDemand.level(this.level.level(), cause, this.level.reason());
+	}
+
+	/**
+	 * Record the result of a probe.
+	 * @param dependency the dependency name
+	 * @param result the result
+	 * @return the change of the dependency's state, or {@code null}
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	synchronized @Nullable DependencyStateChange record(String dependency, ProbeResult result) {
+		return monitor(dependency).record(result);
+	}
+
+	/**
+	 * Force a dependency's state until released.
+	 * @param dependency the dependency name
+	 * @param state the state to force
+	 * @return the change of the dependency's state, or {@code null}
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	synchronized @Nullable DependencyStateChange force(String dependency, DependencyState state) {
+		return monitor(dependency).force(state);
+	}
+
+	/**
+	 * Stop forcing a dependency.
+	 * @param dependency the dependency name
+	 * @return the change of the dependency's state, or {@code null}
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	synchronized @Nullable DependencyStateChange release(String dependency) {
+		return monitor(dependency).release();
+	}
+
+	/**
+	 * Judge every dependency again as its window ages.
+	 * @return the changes of state, in manifest order
+	 */
+	synchronized List<DependencyStateChange> refresh() {
+		List<DependencyStateChange> changes = new ArrayList<>();
+		for (DependencyMonitor monitor : this.monitors.values()) {
+			DependencyStateChange change = monitor.refresh();
+			if (change != null) {
+				changes.add(change);
+			}
+		}
+		return changes;
+	}
+
+	/**
+	 * Return the status of one dependency.
+	 * @param dependency the dependency name
+	 * @return the status
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	public DependencyStatus status(String dependency) {
+		return monitor(dependency).status();
+	}
+
+	/**
+	 * Return the status of every dependency, in manifest order.
+	 * @return the statuses
+	 */
+	public List<DependencyStatus> statuses() {
+		return this.monitors.values().stream().map(DependencyMonitor::status).toList();
+	}
+
+	@Override
+	public synchronized void reset() {
+		this.monitors.values().forEach(DependencyMonitor::reset);
+		this.shedding.clear();
+		this.level.reset(this.clock.instant());
+	}
+
+	private String failedDependencies() {
+		List<String> failed = new ArrayList<>();
+		this.levelRequiredWhenFailed.forEach((name, level) -> {
+			if (this.monitors.get(name).state() == DependencyState.FAILED) {
+				failed.add(name + " failed (required up to level " + level + ")");
+			}
+		});
+		return String.join(", ", failed);
+	}
+
+	private DependencyMonitor monitor(String name) {
+		DependencyMonitor monitor = this.monitors.get(name);
+		if (monitor == null) {
+			throw new NoSuchElementException("No dependency named '" + name + "'; declared: "
+					+ String.join(", ", this.monitors.keySet()));
+		}
+		return monitor;
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.degradation.engine;
+
+import java.time.Instant;
+
+/**
+ * One source of shedding: failed dependencies, simulation, and later overload, breakers and
+ * operator switches. A signal says what it demands at an instant and why; the
+ * {@link DegradationEngine} combines every signal's demand into one {@link DegradationState} and
+ * records each demand in it, so that the endpoint can say why each route is shed.
+ *
+ * <p>A signal keeps its own inputs and is thread-safe on its own. After its inputs change it calls
+ * {@link DegradationEngine#evaluate()} (or is changed through an engine method that does), so that
+ * the engine asks it again. {@link #demand} is called under the engine's lock: it must be quick,
+ * do no I/O and never call back into the engine. Time-based behaviour, such as a hysteresis,
+ * belongs to the signal, judged on the instant it is given.
+ */
+public interface ShedSignal {
+
+	/**
+	 * Return the name of this signal, as shown in the snapshot and the endpoint, such as
+	 * {@code dependencies} or {@code simulation}. Unique among an engine's signals.
+	 * @return the name
+	 */
+	String name();
+
+	/**
+	 * Return what this signal demands at the given instant.
+	 * @param now the engine's current time
+	 * @return the demand, {@link ShedDemand#NONE} when it demands nothing
+	 */
+	ShedDemand demand(Instant now);
+
+	/**
+	 * Forget every input and every timer, as if the engine had just started. Called under the
+	 * engine's lock by {@link DegradationEngine#reset()}.
+	 */
+	default void reset() {
+	}
+
+}
