@@ -2,8 +2,12 @@ package dev.degradation.autoconfigure;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -22,14 +26,23 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.support.PropertiesLoaderUtils;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
 import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.ShedDemand;
+import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.monitor.HealthProbe;
+import dev.degradation.monitor.HttpHealthProbe;
+import dev.degradation.monitor.ProbeResult;
 import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
 
@@ -183,6 +196,92 @@ class DegradationAutoConfigurationTests {
 				.hasSingleBean(DegradationEngine.class)
 				.hasBean("degradationFilter")
 				.doesNotHaveBean(DegradationEndpoint.class));
+	}
+
+	/**
+	 * Spring Boot skips an auto-configuration whose classes are absent from this metadata, before
+	 * it reads the class's other condition annotations: with the actuator but without its
+	 * auto-configuration module, {@code @ConditionalOnAvailableEndpoint} must never be loaded.
+	 */
+	@Test
+	void theEndpointAutoConfigurationIsGuardedByTheClassesOfItsConditions() throws Exception {
+		Properties metadata = PropertiesLoaderUtils
+			.loadAllProperties("META-INF/spring-autoconfigure-metadata.properties");
+		assertThat(metadata.getProperty(DegradationEndpointAutoConfiguration.class.getName() + ".ConditionalOnClass"))
+			.contains("org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+			.contains("org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint");
+	}
+
+	@Test
+	void oneInfoLineAtStartupNamesTheManifestAndItsCounts(CapturedOutput output) {
+		this.runner.withPropertyValues(SHOP).run((context) -> {
+			assertThat(context).hasNotFailed();
+			String line = "Degradation manifest 'classpath:manifests/shop.yaml' loaded: 2 dependencies, 2 tiers, "
+					+ "5 routes; a failed dependency sheds the routes that require it";
+			assertThat(output.getOut()).containsOnlyOnce(line);
+			assertThat(output.getOut().lines().filter((l) -> l.contains(line))).allMatch((l) -> l.contains("INFO"));
+		});
+	}
+
+	@Test
+	void aUniqueClockBeanIsTheEnginesClockAndTheSystemClockOtherwise() {
+		Clock fixed = Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC);
+		this.runner.withPropertyValues(SHOP).withBean(Clock.class, () -> fixed).run((context) -> {
+			assertThat(context.getBean(DegradationEngine.class).clock()).isSameAs(fixed);
+			assertThat(context.getBean(DegradationEngine.class).state().changedAt()).isEqualTo(fixed.instant());
+		});
+		this.runner.withPropertyValues(SHOP)
+			.run((context) -> assertThat(context.getBean(DegradationEngine.class).clock()).isEqualTo(Clock.systemUTC()));
+	}
+
+	@Test
+	void aHealthProbeBeanReplacesTheHttpProbe() {
+		HealthProbe probe = (dependency) -> new ProbeResult(true, ProbeResult.OK, "by the application's probe",
+				Instant.now(), Duration.ZERO);
+		this.runner.withPropertyValues(SHOP)
+			.withBean("applicationProbe", HealthProbe.class, () -> probe)
+			.run((context) -> assertThat(context).getBean(HealthProbe.class).isSameAs(probe));
+		this.runner.withPropertyValues(SHOP)
+			.run((context) -> assertThat(context).getBean(HealthProbe.class).isInstanceOf(HttpHealthProbe.class));
+	}
+
+	@Test
+	void aShedSignalBeanIsOneMoreSourceOfShedding() {
+		ShedSignal switches = new ShedSignal() {
+
+			@Override
+			public String name() {
+				return "switches";
+			}
+
+			@Override
+			public ShedDemand demand(Instant now) {
+				return ShedDemand.routes(Map.of(0, "switch:track"), "switched off");
+			}
+
+		};
+		this.runner.withPropertyValues(SHOP).withBean(ShedSignal.class, () -> switches).run((context) -> {
+			DegradationEngine engine = context.getBean(DegradationEngine.class);
+			assertThat(engine.signals()).contains(switches);
+			assertThat(engine.evaluate().shedCause(0)).isEqualTo("switch:track");
+		});
+	}
+
+	@Test
+	void theLevelHeaderCanBeKeptToDegradedAnswers() {
+		this.runner.withPropertyValues(SHOP, "degradation.filter.level-header=degraded").run((context) -> {
+			DegradationFilter filter = (DegradationFilter) context.getBean("degradationFilter",
+					FilterRegistrationBean.class).getFilter();
+			MockHttpServletResponse live = new MockHttpServletResponse();
+			filter.doFilter(new MockHttpServletRequest("GET", "/api/products"), live, new MockFilterChain());
+			assertThat(live.getHeader("X-Degradation-Level")).isNull();
+			context.getBean(DegradationEngine.class).simulate(1);
+			MockHttpServletResponse shed = new MockHttpServletResponse();
+			filter.doFilter(new MockHttpServletRequest("POST", "/api/analytics/track"), shed, new MockFilterChain());
+			assertThat(shed.getStatus()).isEqualTo(204);
+			assertThat(shed.getHeader("X-Degradation-Level")).isEqualTo("1");
+			assertThat(shed.getHeader("X-Degradation-Reason")).isEqualTo("simulation");
+		});
 	}
 
 	@Test
