@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,6 +41,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.degradation.autoconfigure.DegradationNotifier;
 import dev.degradation.autoconfigure.DependencyProbing;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
@@ -52,7 +54,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample shop against its three dependencies running as real processes in containers, faulted
+ * The sample shop, with the seed's cumulative shedding ({@code failed_dependency_sheds: tiers},
+ * through the {@code sample.failed-dependency-sheds} property), against its three dependencies
+ * running as real processes in containers, faulted
  * through the Docker API while the shop serves traffic: paused (the kernel still accepts
  * connections, nothing answers), stopped (connections refused), started again, and flapping.
  * Every test prints what it measured.
@@ -63,7 +67,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = SampleShopApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.health-check-interval-ms=200", "sample.timeout-ms=500", "sample.window-seconds=4",
-				"sample.min-samples=3", "sample.hysteresis-seconds=2" })
+				"sample.min-samples=3", "sample.hysteresis-seconds=2", "sample.failed-dependency-sheds=tiers" })
 @Import(DependencyContainersIT.LevelRecorder.class)
 class DependencyContainersIT {
 
@@ -93,6 +97,9 @@ class DependencyContainersIT {
 	@Autowired
 	LevelRecorder levels;
 
+	@Autowired
+	DegradationNotifier notifier;
+
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
 	@DynamicPropertySource
@@ -107,10 +114,14 @@ class DependencyContainersIT {
 	}
 
 	@BeforeEach
-	void everyDependencyRunningAndNothingShed() {
+	void everyDependencyRunningAndNothingShed() throws Exception {
 		dependencies.values().forEach(StubContainer::restore);
 		await().atMost(recoveryBound(2)).pollInterval(Duration.ofMillis(50)).until(() -> this.engine.state().level() == 0
 				&& this.engine.dependencies().stream().allMatch((status) -> status.state().name().equals("HEALTHY")));
+		// Listeners are told on the notifier's thread, in order: once a task queued now has run,
+		// every change made so far has been recorded.
+		CompletableFuture.runAsync(() -> {
+		}, this.notifier).get(5, TimeUnit.SECONDS);
 		this.levels.changes.clear();
 		this.levels.dependencyChanges.clear();
 	}
@@ -171,6 +182,7 @@ class DependencyContainersIT {
 		recommendations.start();
 		await().atMost(recoveryBound(2).plusSeconds(5)).pollInterval(Duration.ofMillis(50))
 			.until(() -> this.engine.state().level() == 0);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.levels.changes.size() >= 3);
 		List<LevelChange> changes = List.copyOf(this.levels.changes);
 		assertThat(changes).extracting(LevelChange::level).containsExactly(2, 1, 0);
 		Duration firstStep = Duration.between(changes.get(0).at(), changes.get(1).at());
