@@ -20,7 +20,7 @@ class InvalidManifestFailureAnalyzer extends AbstractFailureAnalyzer<InvalidMani
 				+ ((count == 1) ? " problem" : " problems") + ":\n\n"
 				+ cause.getProblems().stream().map((problem) -> "    " + problem).collect(Collectors.joining("\n"));
 		String action = "Fix " + ((count == 1) ? "this problem" : "these problems") + " in " + cause.getSource()
-				+ ". Every key of the manifest is described in the README's manifest reference. "
+				+ ". Every key of the manifest is described in the starter's manifest reference (docs/manifest.md). "
 				+ "To start without degradation meanwhile, set 'degradation.enabled=false'.";
 		return new FailureAnalysis(description, action, cause);
 	}

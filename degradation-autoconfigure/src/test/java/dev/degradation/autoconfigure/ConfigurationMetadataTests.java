@@ -1,0 +1,94 @@
+package dev.degradation.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+import dev.degradation.actuate.DegradationHealthIndicator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The configuration metadata that IDEs complete properties from: the file the configuration
+ * processor writes for this module, merged with
+ * {@code META-INF/additional-spring-configuration-metadata.json}, says what the processor cannot
+ * work out alone, and says it as the code behaves.
+ */
+class ConfigurationMetadataTests {
+
+	private static final String METADATA = "META-INF/spring-configuration-metadata.json";
+
+	@Test
+	void theFilterOrderHasItsDefaultWhichTheProcessorCannotComputeFromTheConstant() throws IOException {
+		JsonNode order = property("degradation.filter.order");
+		assertThat(order.get("type").asString()).isEqualTo("java.lang.Integer");
+		assertThat(order.get("description").asString()).contains("Spring Security");
+		assertThat(order.get("defaultValue").isInt()).isTrue();
+		assertThat(order.get("defaultValue").asInt()).isEqualTo(-90)
+			.isEqualTo(new DegradationProperties().getFilter().getOrder());
+	}
+
+	@Test
+	void theHealthCheckToggleIsDescribedAsSpringBootDescribesItsOwn() throws IOException {
+		JsonNode enabled = property("management.health.degradation.enabled");
+		assertThat(enabled.get("type").asString()).isEqualTo("java.lang.Boolean");
+		assertThat(enabled.get("description").asString()).isEqualTo("Whether to enable the degradation health check.");
+		assertThat(enabled.get("defaultValue").isBoolean()).isTrue();
+		assertThat(enabled.get("defaultValue").asBoolean()).isTrue();
+	}
+
+	@Test
+	void theHealthCheckIsOnByDefaultAndOffWithTheToggleAsTheMetadataSays() {
+		WebApplicationContextRunner runner = new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+					DegradationHealthAutoConfiguration.class))
+			.withPropertyValues("degradation.manifest=classpath:manifests/shop.yaml", "degradation.probes.enabled=false");
+		runner.run((context) -> assertThat(context).hasSingleBean(DegradationHealthIndicator.class));
+		runner.withPropertyValues("management.health.degradation.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(DegradationHealthIndicator.class));
+	}
+
+	/**
+	 * Return the property from this module's metadata: of the class path's metadata files (every
+	 * Spring Boot jar has one), the only one that declares the {@code degradation} group.
+	 */
+	private static JsonNode property(String name) throws IOException {
+		JsonNode metadata = moduleMetadata();
+		List<JsonNode> found = new ArrayList<>();
+		for (JsonNode property : metadata.get("properties")) {
+			if (name.equals(property.get("name").asString())) {
+				found.add(property);
+			}
+		}
+		assertThat(found).as("'%s' in %s", name, METADATA).hasSize(1);
+		return found.get(0);
+	}
+
+	private static JsonNode moduleMetadata() throws IOException {
+		JsonMapper json = JsonMapper.shared();
+		List<JsonNode> ours = new ArrayList<>();
+		for (URL url : Collections.list(ConfigurationMetadataTests.class.getClassLoader().getResources(METADATA))) {
+			try (InputStream in = url.openStream()) {
+				JsonNode metadata = json.readTree(in);
+				for (JsonNode group : metadata.path("groups")) {
+					if ("degradation".equals(group.path("name").asString())) {
+						ours.add(metadata);
+					}
+				}
+			}
+		}
+		assertThat(ours).as("class path files %s that declare the 'degradation' group", METADATA).hasSize(1);
+		return ours.get(0);
+	}
+
+}
