@@ -45,6 +45,8 @@ final class ManifestReader {
 
 	static final String HYSTERESIS_SECONDS = "hysteresis_seconds";
 
+	static final String FAILED_DEPENDENCY_SHEDS = "failed_dependency_sheds";
+
 	static final String HEALTH_URL = "health_url";
 
 	static final String TIMEOUT_MS = "timeout_ms";
@@ -70,7 +72,7 @@ final class ManifestReader {
 	private static final Set<String> ROOT_KEYS = Set.of(DEFAULTS, DEPENDENCIES, TIERS);
 
 	private static final Set<String> DEFAULTS_KEYS = Set.of(HEALTH_CHECK_INTERVAL_MS, TIMEOUT_MS, WINDOW_SECONDS,
-			MIN_SAMPLES, FAILURE_THRESHOLD, RECOVERY_THRESHOLD, HYSTERESIS_SECONDS);
+			MIN_SAMPLES, FAILURE_THRESHOLD, RECOVERY_THRESHOLD, HYSTERESIS_SECONDS, FAILED_DEPENDENCY_SHEDS);
 
 	private static final Set<String> DEPENDENCY_KEYS = Set.of(HEALTH_URL, HEALTH_CHECK_INTERVAL_MS, TIMEOUT_MS,
 			WINDOW_SECONDS, MIN_SAMPLES, FAILURE_THRESHOLD, RECOVERY_THRESHOLD);
@@ -154,7 +156,32 @@ final class ManifestReader {
 				standard.hysteresis().toSeconds());
 		return new ManifestDefaults(healthCheck,
 				(hysteresis != null) ? Duration.ofSeconds(hysteresis) : standard.hysteresis(),
-				standard.failedDependencySheds());
+				readShedScope(defaults, standard.failedDependencySheds()));
+	}
+
+	private ShedScope readShedScope(YamlNode.Mapping defaults, ShedScope standard) {
+		YamlNode.Entry entry = defaults.entries().get(FAILED_DEPENDENCY_SHEDS);
+		if (entry == null) {
+			return standard;
+		}
+		String path = DEFAULTS + "." + FAILED_DEPENDENCY_SHEDS;
+		String value = readString(entry.value(), path);
+		if (value == null) {
+			return standard;
+		}
+		for (ShedScope scope : ShedScope.values()) {
+			if (scope.key().equals(value)) {
+				return scope;
+			}
+		}
+		Set<String> known = new LinkedHashSet<>();
+		for (ShedScope scope : ShedScope.values()) {
+			known.add(scope.key());
+		}
+		this.problems.add(entry.value().position(), path, ProblemText.quote(value) + " is not what a failed "
+				+ "dependency can shed; use 'routes' (only the routes that require it) or 'tiers' (its tier and "
+				+ "every tier below it)" + Suggestions.hint(value, known));
+		return standard;
 	}
 
 	/**
