@@ -61,6 +61,8 @@ class DegradationEndpointIntegrationTests {
 
 	@Test
 	void postEnablesSimulationAtALevelAndTheFilterFollows() throws Exception {
+		// The context is cached and shared: count from what earlier tests served.
+		long servedBefore = this.engine.fallbackCounts().count(2);
 		Answer answer = actuator().post("/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
 		assertThat(answer.status()).isEqualTo(200);
 		JsonNode body = answer.json();
@@ -71,7 +73,8 @@ class DegradationEndpointIntegrationTests {
 		assertThat(new RawHttp(this.port).send("GET", "/api/recommendations").degraded()).isTrue();
 		JsonNode read = actuator().get("/actuator/degradation").json();
 		assertThat(read.get("tiers").get(1).get("shed").asBoolean()).isTrue();
-		assertThat(read.get("tiers").get(1).get("routes").get(0).get("fallbacksServed").asLong()).isEqualTo(1);
+		assertThat(read.get("tiers").get(1).get("routes").get(0).get("fallbacksServed").asLong())
+			.isEqualTo(servedBefore + 1);
 	}
 
 	@Test

@@ -843,7 +843,7 @@ class ManifestValidationTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop }
 				""")).isEqualTo(problem(2, 3, "defaults.failure_treshold",
-				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: failure_threshold, "
+				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, "
 						+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
 						+ "window_seconds)"));
 	}
