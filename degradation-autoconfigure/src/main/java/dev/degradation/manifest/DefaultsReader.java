@@ -1,0 +1,50 @@
+package dev.degradation.manifest;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Set;
+
+import static dev.degradation.manifest.ManifestKeys.DEFAULTS;
+import static dev.degradation.manifest.ManifestKeys.HYSTERESIS_SECONDS;
+
+/**
+ * Reads the {@code defaults} section: the health check every dependency inherits, and the
+ * settings of the shed level.
+ */
+final class DefaultsReader {
+
+	private static final Set<String> KEYS = HealthCheckSettings.keysWith(HYSTERESIS_SECONDS);
+
+	private final ValueReader values;
+
+	DefaultsReader(ValueReader values) {
+		this.values = values;
+	}
+
+	Defaults read(YamlNode.Mapping root) {
+		ManifestDefaults standard = ManifestDefaults.STANDARD;
+		YamlNode.Mapping defaults = this.values.optionalMapping(root, DEFAULTS, DEFAULTS);
+		if (defaults == null) {
+			return new Defaults(standard, HealthCheckSettings.STANDARD);
+		}
+		this.values.checkKeys(defaults, DEFAULTS, KEYS);
+		HealthCheckSettings healthCheck = HealthCheckSettings.read(this.values, defaults, DEFAULTS)
+			.over(HealthCheckSettings.STANDARD);
+		Setting<Duration> hysteresis = this.values.duration(defaults, DEFAULTS, HYSTERESIS_SECONDS, ChronoUnit.SECONDS,
+				0, Integer.MAX_VALUE);
+		return new Defaults(new ManifestDefaults(healthCheck.healthCheck(standard.healthCheck()),
+				hysteresis.valueOr(standard.hysteresis()), standard.failedDependencySheds()), healthCheck);
+	}
+
+	/**
+	 * The {@code defaults} section as read.
+	 *
+	 * @param manifestDefaults the defaults of the manifest, with a standard value wherever the
+	 * section has none to use
+	 * @param healthCheck the health check settings as written, each standard where it is left out
+	 */
+	record Defaults(ManifestDefaults manifestDefaults, HealthCheckSettings healthCheck) {
+
+	}
+
+}
