@@ -45,7 +45,7 @@ record HealthCheckSettings(Setting<Duration> interval, Setting<Duration> timeout
 	/**
 	 * Return settings that nobody wrote, with the values of a health check.
 	 */
-	static HealthCheckSettings of(HealthCheck check) {
+	private static HealthCheckSettings of(HealthCheck check) {
 		return new HealthCheckSettings(Setting.unwritten(check.interval()), Setting.unwritten(check.timeout()),
 				Setting.unwritten(check.window()), Setting.unwritten(check.minSamples()),
 				Setting.unwritten(check.failureThreshold()), Setting.unwritten(check.recoveryThreshold()));

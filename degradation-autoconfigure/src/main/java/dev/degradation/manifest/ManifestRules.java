@@ -23,10 +23,10 @@ import static dev.degradation.manifest.ManifestKeys.WINDOW_SECONDS;
 
 /**
  * The rules that relate values written in different places of a manifest, checked once every
- * section is read: the thresholds and the reachability of {@code min_samples} of each dependency,
- * the names in {@code requires}, and the uniqueness of tier priorities and of routes. A value
- * that is already reported, or left unchecked, takes no part: a problem must be about a number the
- * author wrote.
+ * section is read: the thresholds and the reachability of {@code min_samples} of each dependency
+ * (on the values in effect for it, its own or inherited from {@code defaults}), the names in
+ * {@code requires}, and the uniqueness of tier priorities and of routes. A value that is already
+ * reported, or left unchecked, takes no part: a problem must be about a number the author wrote.
  */
 final class ManifestRules {
 
@@ -45,13 +45,7 @@ final class ManifestRules {
 	}
 
 	void check(Defaults defaults, List<DeclaredDependency> dependencies, List<DeclaredTier> tiers) {
-		checkHealthCheck(defaults.healthCheck());
-		HealthCheckSettings inherited = HealthCheckSettings.of(defaults.manifestDefaults().healthCheck());
-		for (DeclaredDependency dependency : dependencies) {
-			if (dependency.healthCheck() != null) {
-				checkHealthCheck(dependency.healthCheck().over(inherited));
-			}
-		}
+		checkHealthChecks(defaults.healthCheck(), dependencies);
 		Set<String> names = new LinkedHashSet<>();
 		dependencies.forEach((dependency) -> names.add(dependency.name()));
 		checkPriorities(tiers);
@@ -64,25 +58,62 @@ final class ManifestRules {
 		}
 	}
 
-	private void checkHealthCheck(HealthCheckSettings settings) {
-		checkThresholds(settings.failureThreshold(), settings.recoveryThreshold());
-		checkMinSamplesReachable(settings);
+	/**
+	 * Judge the health check rules on the values in effect for each dependency: its own where it
+	 * writes them, those of {@code defaults} elsewhere. Defaults are no rule of their own: a
+	 * combination that every dependency overrides is never in effect. A problem is reported where
+	 * the author can fix it: at the dependency when it writes a value the rule involves, else once
+	 * at {@code defaults}, for every dependency that inherits them whole.
+	 */
+	private void checkHealthChecks(HealthCheckSettings defaults, List<DeclaredDependency> dependencies) {
+		boolean thresholdsInherited = false;
+		boolean reachabilityInherited = false;
+		for (DeclaredDependency dependency : dependencies) {
+			HealthCheckSettings own = dependency.healthCheck();
+			if (own == null) {
+				continue;
+			}
+			HealthCheckSettings effective = own.over(defaults);
+			if (firstWritten(own.recoveryThreshold(), own.failureThreshold()) != null) {
+				checkThresholds(own, effective);
+			}
+			else {
+				thresholdsInherited = true;
+			}
+			if (firstWritten(reachabilityKeys(own)) != null) {
+				checkMinSamplesReachable(own, effective);
+			}
+			else {
+				reachabilityInherited = true;
+			}
+		}
+		if (thresholdsInherited) {
+			checkThresholds(defaults, defaults);
+		}
+		if (reachabilityInherited) {
+			checkMinSamplesReachable(defaults, defaults);
+		}
 	}
 
 	/**
 	 * A recovery threshold at or above the failure threshold would let a dependency flap between
 	 * failed and recovered on one probe.
+	 * @param written the settings of the mapping to report in: a value it does not write is the
+	 * default
+	 * @param effective the settings in effect
 	 */
-	private void checkThresholds(Setting<Double> failure, Setting<Double> recovery) {
-		if (failure.value() == null || recovery.value() == null || recovery.value() < failure.value()) {
+	private void checkThresholds(HealthCheckSettings written, HealthCheckSettings effective) {
+		Double failure = effective.failureThreshold().value();
+		Double recovery = effective.recoveryThreshold().value();
+		if (failure == null || recovery == null || recovery < failure) {
 			return;
 		}
-		// Point at the value the author wrote; recovery first, as it is the one said to be wrong.
-		Setting<?> written = recovery.written() ? recovery : failure;
-		if (written.written()) {
-			this.problems.add(position(written), written.path(), "'" + RECOVERY_THRESHOLD + "' (" + recovery.value()
-					+ (recovery.written() ? "" : ", the default") + ") must be lower than '" + FAILURE_THRESHOLD + "' ("
-					+ failure.value() + (failure.written() ? "" : ", the default")
+		// Recovery first, as it is the one said to be wrong.
+		Setting<?> at = firstWritten(written.recoveryThreshold(), written.failureThreshold());
+		if (at != null) {
+			this.problems.add(position(at), at.path(), "'" + RECOVERY_THRESHOLD + "' (" + recovery
+					+ (written.recoveryThreshold().written() ? "" : ", the default") + ") must be lower than '"
+					+ FAILURE_THRESHOLD + "' (" + failure + (written.failureThreshold().written() ? "" : ", the default")
 					+ ") so that a dependency cannot flap between failed and recovered on one probe");
 		}
 	}
@@ -91,32 +122,42 @@ final class ManifestRules {
 	 * Probes of one dependency start an interval after the previous one ended, and a probe that
 	 * gets no answer ends at its timeout: while a dependency hangs, its window holds only so many
 	 * results. With fewer than {@code min_samples} a hanging dependency would never be judged failed.
+	 * @param written the settings of the mapping to report in
+	 * @param effective the settings in effect
 	 */
-	private void checkMinSamplesReachable(HealthCheckSettings settings) {
-		if (settings.window().value() == null || settings.interval().value() == null
-				|| settings.timeout().value() == null || settings.minSamples().value() == null) {
+	private void checkMinSamplesReachable(HealthCheckSettings written, HealthCheckSettings effective) {
+		if (effective.window().value() == null || effective.interval().value() == null
+				|| effective.timeout().value() == null || effective.minSamples().value() == null) {
 			return;
 		}
-		long window = settings.window().value().toSeconds();
-		long interval = settings.interval().value().toMillis();
-		long timeout = settings.timeout().value().toMillis();
-		int minSamples = settings.minSamples().value();
+		long window = effective.window().value().toSeconds();
+		long interval = effective.interval().value().toMillis();
+		long timeout = effective.timeout().value().toMillis();
+		int minSamples = effective.minSamples().value();
 		// Rounded down: the time a probe takes to be aborted, recorded and scheduled again makes the
 		// real cycle a little longer than interval + timeout.
 		long whileHanging = window * 1000 / (interval + timeout);
 		if (minSamples <= whileHanging) {
 			return;
 		}
-		Setting<?> written = firstWritten(settings.minSamples(), settings.window(), settings.timeout(),
-				settings.interval());
-		if (written != null) {
-			this.problems.add(position(written), written.path(), "'" + MIN_SAMPLES + "' (" + minSamples
+		Setting<?> at = firstWritten(reachabilityKeys(written));
+		if (at != null) {
+			this.problems.add(position(at), at.path(), "'" + MIN_SAMPLES + "' (" + minSamples
 					+ ") can never be reached while the dependency does not answer: a " + window
 					+ " s window then holds only " + whileHanging + ((whileHanging == 1) ? " probe" : " probes")
 					+ ", each taking its " + timeout + " ms timeout and the " + interval
 					+ " ms interval, so a hanging dependency would never be judged failed; lower '" + MIN_SAMPLES
 					+ "', widen '" + WINDOW_SECONDS + "' or shorten '" + TIMEOUT_MS + "'");
 		}
+	}
+
+	/**
+	 * The keys of the reachability of {@code min_samples}, in the order a problem prefers to point
+	 * at them.
+	 */
+	private static Setting<?>[] reachabilityKeys(HealthCheckSettings settings) {
+		return new Setting<?>[] { settings.minSamples(), settings.window(), settings.timeout(),
+				settings.interval() };
 	}
 
 	private static @Nullable Setting<?> firstWritten(Setting<?>... settings) {

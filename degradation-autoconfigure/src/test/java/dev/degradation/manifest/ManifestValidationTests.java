@@ -191,6 +191,8 @@ class ManifestValidationTests {
 				defaults:
 				  failure_threshold: 0.4
 				  recovery_threshold: %s
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
 				tiers:
 				  optional:
 				    priority: 1
@@ -206,6 +208,8 @@ class ManifestValidationTests {
 		assertThat(onlyProblem("""
 				defaults:
 				  failure_threshold: 0.1
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
 				tiers:
 				  optional:
 				    priority: 1
