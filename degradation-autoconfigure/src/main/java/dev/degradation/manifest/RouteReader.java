@@ -120,17 +120,16 @@ final class RouteReader {
 		if (text == null) {
 			return null;
 		}
-		if (!METHODS.contains(text)) {
-			String upper = text.toUpperCase(Locale.ROOT);
-			String hint = METHODS.contains(upper) ? "; write it in upper case: '" + upper + "'"
-					: Suggestions.hint(upper, METHODS);
+		// The seed format reads methods in any case, as HTTP clients and Spring's annotations do.
+		String method = text.toUpperCase(Locale.ROOT);
+		if (!METHODS.contains(method)) {
 			this.values.problems()
 				.add(entry.value().position(), keyPath, ProblemText.quote(text)
 						+ " is not an HTTP method this starter can degrade; use one of " + ValueReader.sorted(METHODS)
-						+ hint);
+						+ Suggestions.hint(method, METHODS));
 			return null;
 		}
-		return text;
+		return method;
 	}
 
 	private @Nullable Fallback readFallback(YamlNode.Mapping route, String path) {

@@ -482,19 +482,42 @@ class ManifestValidationTests {
 
 	// Methods and paths
 
+	@ParameterizedTest
+	@ValueSource(strings = { "get", "Get", "GET", "gEt" })
+	void aMethodIsReadInAnyCaseAsTheSeedFormatReadsIt(String method) {
+		assertThat(load("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: %s, fallback: drop }
+				""".formatted(method)).routes()).extracting(Route::method).containsExactly("GET");
+	}
+
 	@Test
-	void aLowerCaseMethodIsReportedWithItsUpperCaseSpelling() {
+	void oneMethodWrittenInTwoCasesIsOneRoute() {
 		assertThat(onlyProblem("""
 				tiers:
 				  optional:
 				    priority: 1
 				    routes:
-				      - path: /api/recommendations
-				        method: get
-				        fallback: drop
-				""")).isEqualTo(problem(6, 17, "tiers.optional.routes[0].method",
-				"'get' is not an HTTP method this starter can degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, "
-						+ "POST, PUT; write it in upper case: 'GET'"));
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				      - { path: /api/recommendations, method: get, fallback: drop }
+				""")).isEqualTo(problem(6, 9, "tiers.optional.routes[1]", "route GET /api/recommendations is already "
+				+ "declared in tier 'optional' (line 5); a route may appear once"));
+	}
+
+	@Test
+	void aMistypedMethodInLowerCaseIsReportedAsWrittenWithTheNearestMethod() {
+		assertThat(onlyProblem("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: gett, fallback: drop }
+				""")).isEqualTo(problem(5, 47, "tiers.optional.routes[0].method",
+				"'gett' is not an HTTP method this starter can degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, "
+						+ "POST, PUT; did you mean 'GET'?"));
 	}
 
 	@Test
@@ -928,7 +951,7 @@ class ManifestValidationTests {
 				    priority: 1
 				    routes:
 				      - path: /api/recommendations
-				        method: get
+				        method: TRACE
 				        fallback: static
 				        requires: [catalgo]
 				""".getBytes(StandardCharsets.UTF_8));
@@ -948,7 +971,7 @@ class ManifestValidationTests {
 				(line) -> assertThat(line).startsWith(
 						"  - manifest.yaml:10:9: tiers.optional.routes[0].static_response: a 'static' fallback needs"),
 				(line) -> assertThat(line)
-					.startsWith("  - manifest.yaml:11:17: tiers.optional.routes[0].method: 'get' is not an HTTP method"),
+					.startsWith("  - manifest.yaml:11:17: tiers.optional.routes[0].method: 'TRACE' is not an HTTP method"),
 				(line) -> assertThat(line).startsWith(
 						"  - manifest.yaml:13:20: tiers.optional.routes[0].requires[0]: 'catalgo' is not a declared"));
 	}
