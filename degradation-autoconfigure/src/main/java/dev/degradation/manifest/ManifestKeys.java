@@ -20,6 +20,8 @@ final class ManifestKeys {
 
 	static final String HYSTERESIS_SECONDS = "hysteresis_seconds";
 
+	static final String FAILED_DEPENDENCY_SHEDS = "failed_dependency_sheds";
+
 	static final String HEALTH_URL = "health_url";
 
 	static final String TIMEOUT_MS = "timeout_ms";

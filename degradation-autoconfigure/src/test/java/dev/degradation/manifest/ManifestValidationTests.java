@@ -857,6 +857,73 @@ class ManifestValidationTests {
 				"'routes' is empty; a tier needs at least one route"));
 	}
 
+	// What a failed dependency sheds
+
+	@Test
+	void aFailedDependencyShedsItsRoutesUnlessTheDefaultsSayTiers() {
+		assertThat(load("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""").defaults().failedDependencySheds()).isEqualTo(ShedScope.ROUTES);
+		assertThat(load("""
+				defaults:
+				  failed_dependency_sheds: tiers
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""").defaults().failedDependencySheds()).isEqualTo(ShedScope.TIERS);
+	}
+
+	@Test
+	void anUnknownShedScopeIsReportedAtTheValueWithTheAllowedOnesAndTheNearest() {
+		assertThat(onlyProblem("""
+				defaults:
+				  failed_dependency_sheds: tier
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(2, 28, "defaults.failed_dependency_sheds",
+				"'tier' is not a value of 'failed_dependency_sheds'; use one of routes, tiers; did you mean 'tiers'?"));
+	}
+
+	@Test
+	void aShedScopeThatResemblesNoneIsReportedWithTheAllowedOnes() {
+		assertThat(onlyProblem("""
+				defaults:
+				  failed_dependency_sheds: everything
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(2, 28, "defaults.failed_dependency_sheds",
+				"'everything' is not a value of 'failed_dependency_sheds'; use one of routes, tiers"));
+	}
+
+	@Test
+	void aShedScopeIsNoSettingOfOneDependency() {
+		assertThat(onlyProblem("""
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    failed_dependency_sheds: tiers
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(4, 5, "dependencies.catalog.failed_dependency_sheds",
+				"unknown key 'failed_dependency_sheds' (known keys: failure_threshold, health_check_interval_ms, "
+						+ "health_url, min_samples, recovery_threshold, timeout_ms, window_seconds)"));
+	}
+
 	// Unknown keys
 
 	@Test
@@ -870,9 +937,9 @@ class ManifestValidationTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop }
 				""")).isEqualTo(problem(2, 3, "defaults.failure_treshold",
-				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: failure_threshold, "
-						+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
-						+ "window_seconds)"));
+				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: failed_dependency_sheds, "
+						+ "failure_threshold, health_check_interval_ms, hysteresis_seconds, min_samples, "
+						+ "recovery_threshold, timeout_ms, window_seconds)"));
 	}
 
 	@Test
