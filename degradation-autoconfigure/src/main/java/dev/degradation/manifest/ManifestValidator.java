@@ -314,16 +314,16 @@ public final class ManifestValidator {
 			if (!this.problems.isEmpty()) {
 				return this.source + ": invalid (" + count(this.problems.size(), "problem", "problems") + ")";
 			}
-			YamlNode.Mapping tiers = child(this.root, ManifestReader.TIERS);
+			YamlNode.Mapping tiers = child(this.root, ManifestKeys.TIERS);
 			int routes = 0;
 			if (tiers != null) {
 				for (YamlNode.Entry tier : tiers.entries().values()) {
-					if (value(tier.value(), ManifestReader.ROUTES) instanceof YamlNode.Sequence sequence) {
+					if (value(tier.value(), ManifestKeys.ROUTES) instanceof YamlNode.Sequence sequence) {
 						routes += sequence.items().size();
 					}
 				}
 			}
-			YamlNode.Mapping dependencies = child(this.root, ManifestReader.DEPENDENCIES);
+			YamlNode.Mapping dependencies = child(this.root, ManifestKeys.DEPENDENCIES);
 			String unchecked = (this.unresolved > 0) ? "; " + count(this.unresolved, "value", "values")
 					+ " with unresolved placeholders left unchecked" : "";
 			return this.source + ": valid ("

@@ -3,7 +3,6 @@ package dev.degradation.integration;
 import java.io.IOException;
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,25 +31,23 @@ import static org.awaitility.Awaitility.await;
  */
 class ShedScopeIntegrationTests {
 
-	private static final FaultyDependency recommendations = FaultyDependency.start("recommendations-api");
-
-	private static final FaultyDependency analytics = FaultyDependency.start("analytics-collector");
-
 	private static final Duration BOUND = Duration.ofSeconds(10);
 
-	@DynamicPropertySource
-	static void dependencies(DynamicPropertyRegistry registry) {
-		registry.add("test.recommendations.url", recommendations::healthUrl);
-		registry.add("test.analytics.url", analytics::healthUrl);
-	}
-
-	@AfterAll
-	static void stopDependencies() {
-		recommendations.close();
-		analytics.close();
-	}
-
+	/**
+	 * The two dependencies, started once for both application contexts and stopped when the
+	 * test JVM ends; each context probes them over loopback.
+	 */
 	abstract static class Scope {
+
+		static final FaultyDependency recommendations = FaultyDependency.start("recommendations-api");
+
+		static final FaultyDependency analytics = FaultyDependency.start("analytics-collector");
+
+		@DynamicPropertySource
+		static void dependencies(DynamicPropertyRegistry registry) {
+			registry.add("test.recommendations.url", recommendations::healthUrl);
+			registry.add("test.analytics.url", analytics::healthUrl);
+		}
 
 		@LocalServerPort
 		int port;

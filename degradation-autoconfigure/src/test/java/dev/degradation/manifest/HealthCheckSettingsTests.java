@@ -123,11 +123,13 @@ class HealthCheckSettingsTests {
 				  health_check_interval_ms: 5000
 				  window_seconds: 10
 				  min_samples: 4
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
 				tiers:
 				  optional:
 				    priority: 1
 				    routes:
-				      - { path: /api/reviews, method: GET, fallback: drop }
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(4, 16, "defaults.min_samples",
 				"'min_samples' (4) can never be reached while the dependency does not answer: a 10 s window then "
 						+ "holds only 1 probe, each taking its 2000 ms timeout and the 5000 ms interval, so a hanging "
@@ -187,11 +189,161 @@ class HealthCheckSettingsTests {
 				defaults:
 				  window_seconds: 0
 				  min_samples: 8
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(2, 19, "defaults.window_seconds",
+				"'window_seconds' must be between 1 and 86400, but it is 0"));
+	}
+
+	@Test
+	void aSmallWindowIsJudgedWithTheShortTimeoutEveryDependencySetsNotTheStandardOne() {
+		// With the standard 2 s timeout a 10 s window would hold 3 hanging probes, fewer than 5;
+		// with the 200 ms each dependency sets it holds 8.
+		DegradationManifest manifest = load("""
+				defaults:
+				  health_check_interval_ms: 1000
+				  window_seconds: 10
+				  min_samples: 5
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    timeout_ms: 200
+				  search:
+				    health_url: http://search:8080/healthz
+				    timeout_ms: 200
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog, search] }
+				""");
+		assertThat(manifest.dependencies()).extracting((dependency) -> dependency.healthCheck().timeout())
+			.containsOnly(Duration.ofMillis(200));
+	}
+
+	@Test
+	void aFailureThresholdInDefaultsBelowTheStandardRecoveryIsValidWhenEveryDependencySetsItsOwnRecovery() {
+		DegradationManifest manifest = load("""
+				defaults:
+				  failure_threshold: 0.1
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    recovery_threshold: 0.05
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""");
+		HealthCheck check = manifest.dependency("catalog").orElseThrow().healthCheck();
+		assertThat(check.failureThreshold()).isEqualTo(0.1);
+		assertThat(check.recoveryThreshold()).isEqualTo(0.05);
+	}
+
+	@Test
+	void defaultsThatNoDependencyInheritsWholeAreNotJudgedOnTheirOwn() {
+		assertThat(load("""
+				defaults:
+				  window_seconds: 2
+				  min_samples: 10
+				  failure_threshold: 0.1
 				tiers:
 				  optional:
 				    priority: 1
 				    routes:
 				      - { path: /api/reviews, method: GET, fallback: drop }
+				""").dependencies()).isEmpty();
+	}
+
+	@Test
+	void aDependencyThatInheritsAnUnreachableCombinationWholeIsReportedOnceAtTheDefaults() {
+		assertThat(onlyProblem("""
+				defaults:
+				  window_seconds: 10
+				  min_samples: 4
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
+				  search: { health_url: "http://search:8080/healthz" }
+				  reviews:
+				    health_url: http://reviews:8080/healthz
+				    timeout_ms: 100
+				    health_check_interval_ms: 1000
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog, search, reviews] }
+				""")).isEqualTo(problem(3, 16, "defaults.min_samples",
+				"'min_samples' (4) can never be reached while the dependency does not answer: a 10 s window then "
+						+ "holds only 1 probe, each taking its 2000 ms timeout and the 5000 ms interval, so a hanging "
+						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
+						+ "shorten 'timeout_ms'"));
+	}
+
+	@Test
+	void aDependencyThatSetsOneValueOfAnUnreachableCombinationIsReportedAtThatValueNotAtTheDefaults() {
+		// The defaults alone are fine (a 30 s window holds 4 hanging probes); the dependency's
+		// longer timeout is what makes its inherited min_samples unreachable.
+		assertThat(onlyProblem("""
+				defaults:
+				  min_samples: 4
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    timeout_ms: 10000
+				  search: { health_url: "http://search:8080/healthz" }
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog, search] }
+				""")).isEqualTo(problem(6, 17, "dependencies.catalog.timeout_ms",
+				"'min_samples' (4) can never be reached while the dependency does not answer: a 30 s window then "
+						+ "holds only 2 probes, each taking its 10000 ms timeout and the 5000 ms interval, so a hanging "
+						+ "dependency would never be judged failed; lower 'min_samples', widen 'window_seconds' or "
+						+ "shorten 'timeout_ms'"));
+	}
+
+	@Test
+	void aThresholdInheritedFromDefaultsThatCrossesTheDependencysOwnIsReportedAtTheDependency() {
+		assertThat(onlyProblem("""
+				defaults:
+				  recovery_threshold: 0.3
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    failure_threshold: 0.25
+				  search: { health_url: "http://search:8080/healthz" }
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog, search] }
+				""")).isEqualTo(problem(6, 24, "dependencies.catalog.failure_threshold",
+				"'recovery_threshold' (0.3, the default) must be lower than 'failure_threshold' (0.25) so that a "
+						+ "dependency cannot flap between failed and recovered on one probe"));
+	}
+
+	@Test
+	void aDefaultThatIsReportedIsNotAlsoUsedToJudgeTheDependenciesThatInheritIt() {
+		assertThat(onlyProblem("""
+				defaults:
+				  window_seconds: 0
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    min_samples: 8
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(2, 19, "defaults.window_seconds",
 				"'window_seconds' must be between 1 and 86400, but it is 0"));
 	}

@@ -191,6 +191,8 @@ class ManifestValidationTests {
 				defaults:
 				  failure_threshold: 0.4
 				  recovery_threshold: %s
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
 				tiers:
 				  optional:
 				    priority: 1
@@ -206,6 +208,8 @@ class ManifestValidationTests {
 		assertThat(onlyProblem("""
 				defaults:
 				  failure_threshold: 0.1
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
 				tiers:
 				  optional:
 				    priority: 1
@@ -478,19 +482,42 @@ class ManifestValidationTests {
 
 	// Methods and paths
 
+	@ParameterizedTest
+	@ValueSource(strings = { "get", "Get", "GET", "gEt" })
+	void aMethodIsReadInAnyCaseAsTheSeedFormatReadsIt(String method) {
+		assertThat(load("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: %s, fallback: drop }
+				""".formatted(method)).routes()).extracting(Route::method).containsExactly("GET");
+	}
+
 	@Test
-	void aLowerCaseMethodIsReportedWithItsUpperCaseSpelling() {
+	void oneMethodWrittenInTwoCasesIsOneRoute() {
 		assertThat(onlyProblem("""
 				tiers:
 				  optional:
 				    priority: 1
 				    routes:
-				      - path: /api/recommendations
-				        method: get
-				        fallback: drop
-				""")).isEqualTo(problem(6, 17, "tiers.optional.routes[0].method",
-				"'get' is not an HTTP method this starter can degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, "
-						+ "POST, PUT; write it in upper case: 'GET'"));
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				      - { path: /api/recommendations, method: get, fallback: drop }
+				""")).isEqualTo(problem(6, 9, "tiers.optional.routes[1]", "route GET /api/recommendations is already "
+				+ "declared in tier 'optional' (line 5); a route may appear once"));
+	}
+
+	@Test
+	void aMistypedMethodInLowerCaseIsReportedAsWrittenWithTheNearestMethod() {
+		assertThat(onlyProblem("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: gett, fallback: drop }
+				""")).isEqualTo(problem(5, 47, "tiers.optional.routes[0].method",
+				"'gett' is not an HTTP method this starter can degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, "
+						+ "POST, PUT; did you mean 'GET'?"));
 	}
 
 	@Test
@@ -830,6 +857,73 @@ class ManifestValidationTests {
 				"'routes' is empty; a tier needs at least one route"));
 	}
 
+	// What a failed dependency sheds
+
+	@Test
+	void aFailedDependencyShedsItsRoutesUnlessTheDefaultsSayTiers() {
+		assertThat(load("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""").defaults().failedDependencySheds()).isEqualTo(ShedScope.ROUTES);
+		assertThat(load("""
+				defaults:
+				  failed_dependency_sheds: tiers
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""").defaults().failedDependencySheds()).isEqualTo(ShedScope.TIERS);
+	}
+
+	@Test
+	void anUnknownShedScopeIsReportedAtTheValueWithTheAllowedOnesAndTheNearest() {
+		assertThat(onlyProblem("""
+				defaults:
+				  failed_dependency_sheds: tier
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(2, 28, "defaults.failed_dependency_sheds",
+				"'tier' is not a value of 'failed_dependency_sheds'; use one of routes, tiers; did you mean 'tiers'?"));
+	}
+
+	@Test
+	void aShedScopeThatResemblesNoneIsReportedWithTheAllowedOnes() {
+		assertThat(onlyProblem("""
+				defaults:
+				  failed_dependency_sheds: everything
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop }
+				""")).isEqualTo(problem(2, 28, "defaults.failed_dependency_sheds",
+				"'everything' is not a value of 'failed_dependency_sheds'; use one of routes, tiers"));
+	}
+
+	@Test
+	void aShedScopeIsNoSettingOfOneDependency() {
+		assertThat(onlyProblem("""
+				dependencies:
+				  catalog:
+				    health_url: http://catalog:8080/healthz
+				    failed_dependency_sheds: tiers
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
+				""")).isEqualTo(problem(4, 5, "dependencies.catalog.failed_dependency_sheds",
+				"unknown key 'failed_dependency_sheds' (known keys: failure_threshold, health_check_interval_ms, "
+						+ "health_url, min_samples, recovery_threshold, timeout_ms, window_seconds)"));
+	}
+
 	// Unknown keys
 
 	@Test
@@ -843,9 +937,9 @@ class ManifestValidationTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop }
 				""")).isEqualTo(problem(2, 3, "defaults.failure_treshold",
-				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, "
-						+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
-						+ "window_seconds)"));
+				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: failed_dependency_sheds, "
+						+ "failure_threshold, health_check_interval_ms, hysteresis_seconds, min_samples, "
+						+ "recovery_threshold, timeout_ms, window_seconds)"));
 	}
 
 	@Test
@@ -924,7 +1018,7 @@ class ManifestValidationTests {
 				    priority: 1
 				    routes:
 				      - path: /api/recommendations
-				        method: get
+				        method: TRACE
 				        fallback: static
 				        requires: [catalgo]
 				""".getBytes(StandardCharsets.UTF_8));
@@ -944,7 +1038,7 @@ class ManifestValidationTests {
 				(line) -> assertThat(line).startsWith(
 						"  - manifest.yaml:10:9: tiers.optional.routes[0].static_response: a 'static' fallback needs"),
 				(line) -> assertThat(line)
-					.startsWith("  - manifest.yaml:11:17: tiers.optional.routes[0].method: 'get' is not an HTTP method"),
+					.startsWith("  - manifest.yaml:11:17: tiers.optional.routes[0].method: 'TRACE' is not an HTTP method"),
 				(line) -> assertThat(line).startsWith(
 						"  - manifest.yaml:13:20: tiers.optional.routes[0].requires[0]: 'catalgo' is not a declared"));
 	}

@@ -80,20 +80,20 @@ class ManifestCliIntegrationTests {
 				    priority: 1
 				    routes:
 				      - path: /actuator/health
-				        method: get
+				        method: TRACE
 				        fallback: drop
 				""");
 		Run run = run(broken.toString());
 		assertThat(run.status()).as(run.toString()).isEqualTo(2);
 		assertThat(run.out()).containsExactly(
 				broken + ":2:3: defaults.failure_treshold: unknown key 'failure_treshold'; did you mean "
-						+ "'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, health_check_interval_ms, "
-						+ "hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, window_seconds)",
+						+ "'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, "
+						+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
+						+ "window_seconds)",
 				broken + ":7:15: tiers.enhanced.routes[0].path: '/actuator/health' is under the Actuator base path "
 						+ "'/actuator'; the degradation controls must stay reachable, so no route may be shed there",
-				broken + ":8:17: tiers.enhanced.routes[0].method: 'get' is not an HTTP method this starter can "
-						+ "degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT; "
-						+ "write it in upper case: 'GET'",
+				broken + ":8:17: tiers.enhanced.routes[0].method: 'TRACE' is not an HTTP method this starter can "
+						+ "degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT",
 				broken + ": invalid (3 problems)");
 		assertThat(run.err()).isEmpty();
 	}

@@ -28,6 +28,7 @@ import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.Route;
+import dev.degradation.manifest.ShedScope;
 import dev.degradation.manifest.Tier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,6 +155,7 @@ class ManifestExamplesTests {
 			.findFirst()
 			.orElseThrow();
 		DegradationManifest manifest = load(example);
+		assertThat(manifest.defaults().failedDependencySheds()).isEqualTo(ShedScope.TIERS);
 		assertThat(manifest.dependencies()).extracting(Dependency::name)
 			.containsExactly("recommendations-api", "analytics-collector", "personalization-service");
 		assertThat(manifest.tiers()).extracting(Tier::name, Tier::priority)

@@ -89,6 +89,8 @@ class ManifestSchemaFileTests {
 			.isEqualByComparingTo(BigDecimal.valueOf(standard.recoveryThreshold()));
 		assertThat(defaults.path("hysteresis_seconds").path("default").asLong())
 			.isEqualTo(ManifestDefaults.STANDARD.hysteresis().toSeconds());
+		assertThat(defaults.path("failed_dependency_sheds").path("default").asString())
+			.isEqualTo(ManifestDefaults.STANDARD.failedDependencySheds().key());
 	}
 
 	private static JsonNode schema() {

@@ -1,0 +1,50 @@
+package dev.degradation.manifest;
+
+/**
+ * The keys of the manifest format, in one place for the readers of its sections, the rules that
+ * relate them and the validator's summary.
+ */
+final class ManifestKeys {
+
+	static final String DEFAULTS = "defaults";
+
+	static final String DEPENDENCIES = "dependencies";
+
+	static final String TIERS = "tiers";
+
+	static final String HEALTH_CHECK_INTERVAL_MS = "health_check_interval_ms";
+
+	static final String FAILURE_THRESHOLD = "failure_threshold";
+
+	static final String RECOVERY_THRESHOLD = "recovery_threshold";
+
+	static final String HYSTERESIS_SECONDS = "hysteresis_seconds";
+
+	static final String FAILED_DEPENDENCY_SHEDS = "failed_dependency_sheds";
+
+	static final String HEALTH_URL = "health_url";
+
+	static final String TIMEOUT_MS = "timeout_ms";
+
+	static final String WINDOW_SECONDS = "window_seconds";
+
+	static final String MIN_SAMPLES = "min_samples";
+
+	static final String PRIORITY = "priority";
+
+	static final String ROUTES = "routes";
+
+	static final String PATH = "path";
+
+	static final String METHOD = "method";
+
+	static final String FALLBACK = "fallback";
+
+	static final String STATIC_RESPONSE = "static_response";
+
+	static final String REQUIRES = "requires";
+
+	private ManifestKeys() {
+	}
+
+}
