@@ -73,7 +73,7 @@ public class DecisionBenchmark {
 	public @Nullable ShedRoute decision() {
 		DegradationState state = this.engine.state();
 		ShedRoute route = this.table.find(this.method, this.path);
-		return (route != null && state.sheds(route.priority())) ? route : null;
+		return (route != null && state.shedCause(route.index()) != null) ? route : null;
 	}
 
 }

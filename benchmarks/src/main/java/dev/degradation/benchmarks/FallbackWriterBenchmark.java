@@ -76,14 +76,14 @@ public class FallbackWriterBenchmark {
 
 	@Benchmark
 	public NoOpResponse noOpResponse() throws IOException {
-		this.writer.write(this.noOp, this.state);
+		this.writer.write(this.noOp, this.state, "simulation");
 		return this.noOp;
 	}
 
 	@Benchmark
 	public MockHttpServletResponse mockResponse() throws IOException {
 		this.mock.reset();
-		this.writer.write(this.mock, this.state);
+		this.writer.write(this.mock, this.state, "simulation");
 		return this.mock;
 	}
 

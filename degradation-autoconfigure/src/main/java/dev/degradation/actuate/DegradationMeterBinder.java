@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.FallbackCounts;
+import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Route;
 import dev.degradation.monitor.DependencyState;
@@ -23,8 +24,9 @@ import dev.degradation.monitor.ProbeResult;
  * <ul>
  * <li>{@code degradation.level}: gauge of the active shed level</li>
  * <li>{@code degradation.level.changes}: counter of changes of the active level</li>
- * <li>{@code degradation.fallbacks}: counter per route (tags {@code tier}, {@code method},
- * {@code route}, {@code fallback})</li>
+ * <li>{@code degradation.fallbacks}: counter per route and kind of cause (tags {@code tier},
+ * {@code method}, {@code route}, {@code fallback}, {@code cause}: {@code level},
+ * {@code dependency}, {@code switch} or {@code overload})</li>
  * <li>{@code degradation.dependency.state}: one 0/1 gauge per dependency and state (tags
  * {@code dependency}, {@code state})</li>
  * <li>{@code degradation.dependency.error.rate}: gauge per dependency, from 0 to 1</li>
@@ -64,13 +66,16 @@ public class DegradationMeterBinder implements MeterBinder {
 		int index = 0;
 		for (Route route : this.engine.manifest().routes()) {
 			int routeIndex = index++;
-			FunctionCounter.builder("degradation.fallbacks", counts, (c) -> c.count(routeIndex))
-				.description("Requests answered by a route's fallback because its tier was shed")
-				.tag("tier", route.tier())
-				.tag("method", route.method())
-				.tag("route", route.path())
-				.tag("fallback", route.fallback().kind())
-				.register(registry);
+			for (ShedCauseKind cause : ShedCauseKind.values()) {
+				FunctionCounter.builder("degradation.fallbacks", counts, (c) -> c.count(routeIndex, cause))
+					.description("Requests answered by a route's fallback, by why the route was shed")
+					.tag("tier", route.tier())
+					.tag("method", route.method())
+					.tag("route", route.path())
+					.tag("fallback", route.fallback().kind())
+					.tag("cause", cause.tag())
+					.register(registry);
+			}
 		}
 	}
 

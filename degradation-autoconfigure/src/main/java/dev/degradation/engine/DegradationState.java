@@ -34,6 +34,8 @@ public final class DegradationState {
 
 	private final @Nullable String[] shedCauses;
 
+	private final ShedCauseKind[] shedKinds;
+
 	private final boolean shedsAnything;
 
 	DegradationState(int level, int computedLevel, Simulation simulation, List<String> shedTiers, Instant changedAt,
@@ -46,6 +48,11 @@ public final class DegradationState {
 		this.reason = reason;
 		this.demands = Collections.unmodifiableMap(new LinkedHashMap<>(demands));
 		this.shedCauses = shedCauses;
+		this.shedKinds = new ShedCauseKind[shedCauses.length];
+		for (int route = 0; route < shedCauses.length; route++) {
+			String cause = shedCauses[route];
+			this.shedKinds[route] = (cause != null) ? ShedCauseKind.of(cause) : ShedCauseKind.LEVEL;
+		}
 		this.shedsAnything = shedsAnything;
 	}
 
@@ -127,6 +134,15 @@ public final class DegradationState {
 	 */
 	public @Nullable String shedCause(int route) {
 		return (route < this.shedCauses.length) ? this.shedCauses[route] : null;
+	}
+
+	/**
+	 * Return the kind of cause a shed route is shed for, for counting.
+	 * @param route the index of the route in {@code DegradationManifest.routes()}
+	 * @return the kind; meaningless for a route that is not shed
+	 */
+	public ShedCauseKind shedKind(int route) {
+		return (route < this.shedKinds.length) ? this.shedKinds[route] : ShedCauseKind.LEVEL;
 	}
 
 	/**

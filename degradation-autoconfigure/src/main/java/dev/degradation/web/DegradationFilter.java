@@ -111,7 +111,7 @@ public class DegradationFilter implements Filter {
 		ServerHttpObservationFilter.findObservationContext(request)
 			.ifPresent((context) -> context.setPathPattern(route.route().path()));
 		route.writer().write(response, state, cause);
-		this.engine.fallbackCounts().record(route.index());
+		this.engine.fallbackCounts().record(route.index(), state.shedKind(route.index()));
 	}
 
 	private @Nullable ShedRoute shedRoute(HttpServletRequest request) {

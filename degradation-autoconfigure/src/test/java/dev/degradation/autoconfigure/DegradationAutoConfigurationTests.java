@@ -35,6 +35,7 @@ import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
 import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
@@ -386,22 +387,30 @@ class DegradationAutoConfigurationTests {
 	}
 
 	@Test
-	void meterBinderRegistersTheLevelGaugeAndOneFallbackCounterPerRoute() {
+	void meterBinderRegistersTheLevelGaugeAndOneFallbackCounterPerRouteAndCause() {
 		this.runner.withPropertyValues(SHOP).run((context) -> {
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
 			context.getBean(DegradationMeterBinder.class).bindTo(registry);
 			DegradationEngine engine = context.getBean(DegradationEngine.class);
 			engine.simulate(1);
-			engine.fallbackCounts().record(0);
+			engine.fallbackCounts().record(0, ShedCauseKind.LEVEL);
+			engine.fallbackCounts().record(0, ShedCauseKind.SWITCH);
+			engine.fallbackCounts().record(0, ShedCauseKind.SWITCH);
 			assertThat(registry.get("degradation.level").gauge().value()).isEqualTo(1.0);
-			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5);
+			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5 * 4);
 			assertThat(registry.get("degradation.fallbacks")
 				.tag("tier", "best-effort")
 				.tag("route", "/api/analytics/track")
 				.tag("method", "POST")
 				.tag("fallback", "drop")
+				.tag("cause", "level")
 				.functionCounter()
 				.count()).isEqualTo(1.0);
+			assertThat(registry.get("degradation.fallbacks")
+				.tag("route", "/api/analytics/track")
+				.tag("cause", "switch")
+				.functionCounter()
+				.count()).isEqualTo(2.0);
 		});
 	}
 

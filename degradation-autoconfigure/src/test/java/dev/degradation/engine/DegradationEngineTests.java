@@ -174,10 +174,12 @@ class DegradationEngineTests {
 	@Test
 	void fallbackCountsAreKeptPerRoute() {
 		DegradationEngine engine = engine(Clock.systemUTC());
-		engine.fallbackCounts().record(1);
-		engine.fallbackCounts().record(1);
+		engine.fallbackCounts().record(1, ShedCauseKind.LEVEL);
+		engine.fallbackCounts().record(1, ShedCauseKind.DEPENDENCY);
 		assertThat(engine.fallbackCounts().count(0)).isZero();
 		assertThat(engine.fallbackCounts().count(1)).isEqualTo(2);
+		assertThat(engine.fallbackCounts().count(1, ShedCauseKind.DEPENDENCY)).isEqualTo(1);
+		assertThat(engine.fallbackCounts().count(1, ShedCauseKind.SWITCH)).isZero();
 	}
 
 }
