@@ -1,6 +1,8 @@
 package dev.degradation.actuate;
 
 import java.net.URI;
+import java.security.Principal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,22 +11,30 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.convert.DurationStyle;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedSignal;
+import dev.degradation.engine.SimulationSignal;
+import dev.degradation.engine.SwitchOverride;
+import dev.degradation.engine.SwitchSignal;
+import dev.degradation.engine.SwitchState;
 import dev.degradation.engine.Simulation;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.DegradationManifest;
@@ -45,20 +55,37 @@ import dev.degradation.monitor.ProbeResult;
 @RegisterReflectionForBinding({ DegradationEndpoint.DegradationDescriptor.class,
 		DegradationEndpoint.SignalDescriptor.class, DegradationEndpoint.TierDescriptor.class,
 		DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.DependencyDescriptor.class,
-		DegradationEndpoint.ProbeDescriptor.class, Simulation.class })
+		DegradationEndpoint.ProbeDescriptor.class, DegradationEndpoint.OverrideDescriptor.class, Simulation.class })
 public class DegradationEndpoint {
 
 	/** The path segment under which the dependencies are addressed. */
 	public static final String DEPENDENCIES = "dependencies";
 
+	/** The path segment under which the switches are addressed. */
+	public static final String SWITCHES = "switches";
+
+	private static final Log logger = LogFactory.getLog(DegradationEndpoint.class);
+
 	private final DegradationEngine engine;
+
+	private final Duration maxTtl;
+
+	/**
+	 * Create an endpoint whose overrides live at most a day.
+	 * @param engine the engine to show and control
+	 */
+	public DegradationEndpoint(DegradationEngine engine) {
+		this(engine, Duration.ofDays(1));
+	}
 
 	/**
 	 * Create an endpoint.
 	 * @param engine the engine to show and control
+	 * @param maxTtl the longest time to live an override may ask for
 	 */
-	public DegradationEndpoint(DegradationEngine engine) {
+	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl) {
 		this.engine = engine;
+		this.maxTtl = maxTtl;
 	}
 
 	/**
@@ -74,65 +101,161 @@ public class DegradationEndpoint {
 	 * Switch simulation on at a level, or off.
 	 * @param enabled whether simulation is on
 	 * @param level the level to simulate; required when {@code enabled} is true
+	 * @param ttl how long simulation holds, such as {@code 15m}; without it, until turned off
+	 * @param security who asks, for the audit line
 	 * @return the description after the change
 	 */
 	@WriteOperation
-	public DegradationDescriptor simulate(boolean enabled, @Nullable Integer level) {
+	public DegradationDescriptor simulate(boolean enabled, @Nullable Integer level, @Nullable String ttl,
+			SecurityContext security) {
+		String by = principal(security);
 		if (!enabled) {
-			return describe(this.engine.stopSimulation());
+			if (ttl != null) {
+				throw badRequest("'ttl' is taken only when simulation is turned on");
+			}
+			DegradationState state = this.engine.stopSimulation();
+			logger.info("Simulation off, by " + by);
+			return describe(state);
 		}
 		if (level == null) {
-			throw new InvalidEndpointRequestException("'level' is required when 'enabled' is true",
-					"'level' is required when 'enabled' is true");
+			throw badRequest("'level' is required when 'enabled' is true");
 		}
+		Duration duration = parseTtl(ttl);
 		try {
-			return describe(this.engine.simulate(level));
+			DegradationState state = this.engine.simulate(level, duration, by);
+			logger.info("Simulation at level " + level + " by " + by + until(duration));
+			return describe(state);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+			throw badRequest(ex.getMessage());
 		}
 	}
 
 	/**
-	 * Put the engine back as it started: simulation off, forced dependencies released, windows and
-	 * hysteresis forgotten.
+	 * Put the engine back as it started: simulation off, forced dependencies released, switch
+	 * overrides removed, windows and hysteresis forgotten.
+	 * @param security who asks, for the audit line
 	 * @return the description after the reset
 	 */
 	@DeleteOperation
-	public DegradationDescriptor reset() {
-		return describe(this.engine.reset());
+	public DegradationDescriptor reset(SecurityContext security) {
+		DegradationState state = this.engine.reset();
+		logger.info("Degradation reset by " + principal(security));
+		return describe(state);
 	}
 
 	/**
-	 * Force a dependency down or up, whatever its probes say, until released.
-	 * @param section must be {@value #DEPENDENCIES}
-	 * @param name the dependency name
-	 * @param state {@code down} or {@code up}
+	 * Force a dependency down or up, whatever its probes say, until released
+	 * ({@code dependencies/{name}}, {@code state} {@code down} or {@code up}), or switch a tier or
+	 * a named route off or on over the configuration ({@code switches/{name}}, {@code state}
+	 * {@code off} or {@code on}, optional {@code ttl}).
+	 * @param section {@value #DEPENDENCIES} or {@value #SWITCHES}
+	 * @param name the dependency, or the tier or route name
+	 * @param state the state to set
+	 * @param ttl for a switch, how long it holds, such as {@code 15m}; without it, until removed
+	 * @param security who asks, for the audit line
 	 * @return the description after the change
-	 * @throws NoSuchElementException if there is no such section or dependency
-	 * @throws InvalidEndpointRequestException if the state is neither {@code down} nor {@code up}
+	 * @throws NoSuchElementException if there is no such section or name
+	 * @throws InvalidEndpointRequestException if the state or the time to live is not valid
 	 */
 	@WriteOperation
-	public DegradationDescriptor forceDependency(@Selector String section, @Selector String name,
-			@Nullable String state) {
-		checkSection(section);
-		DependencyState forced = parseForcedState(state);
-		this.engine.forceDependency(name, forced);
-		return describe(this.engine.state());
+	public DegradationDescriptor write(@Selector String section, @Selector String name, @Nullable String state,
+			@Nullable String ttl, SecurityContext security) {
+		String by = principal(security);
+		if (DEPENDENCIES.equals(section)) {
+			if (ttl != null) {
+				throw badRequest("'ttl' is not taken when forcing a dependency: it holds until released");
+			}
+			DependencyState forced = parseForcedState(state);
+			this.engine.forceDependency(name, forced);
+			logger.info("Dependency '" + name + "' forced " + state.trim().toLowerCase(Locale.ROOT) + " by " + by);
+			return describe(this.engine.state());
+		}
+		SwitchSignal switches = switches(section);
+		checkSwitch(switches, name);
+		SwitchState switched = parseSwitchState(state);
+		Duration duration = parseTtl(ttl);
+		switches.override(name, switched, duration, by, this.engine.clock().instant());
+		DegradationState after = this.engine.evaluate();
+		logger.info("Switch '" + name + "' " + switched.name().toLowerCase(Locale.ROOT) + " by " + by + until(duration));
+		return describe(after);
 	}
 
 	/**
-	 * Stop forcing a dependency; its probes decide again.
-	 * @param section must be {@value #DEPENDENCIES}
-	 * @param name the dependency name
+	 * Stop forcing a dependency ({@code dependencies/{name}}: its probes decide again), or remove
+	 * a switch's override ({@code switches/{name}}: the configuration decides again).
+	 * @param section {@value #DEPENDENCIES} or {@value #SWITCHES}
+	 * @param name the dependency, or the tier or route name
+	 * @param security who asks, for the audit line
 	 * @return the description after the change
-	 * @throws NoSuchElementException if there is no such section or dependency
+	 * @throws NoSuchElementException if there is no such section or name
 	 */
 	@DeleteOperation
-	public DegradationDescriptor releaseDependency(@Selector String section, @Selector String name) {
-		checkSection(section);
-		this.engine.releaseDependency(name);
-		return describe(this.engine.state());
+	public DegradationDescriptor remove(@Selector String section, @Selector String name, SecurityContext security) {
+		String by = principal(security);
+		if (DEPENDENCIES.equals(section)) {
+			this.engine.releaseDependency(name);
+			logger.info("Dependency '" + name + "' released by " + by);
+			return describe(this.engine.state());
+		}
+		SwitchSignal switches = switches(section);
+		checkSwitch(switches, name);
+		switches.removeOverride(name);
+		DegradationState after = this.engine.evaluate();
+		logger.info("Switch '" + name + "' override removed by " + by + "; configured: "
+				+ switches.state(name).name().toLowerCase(Locale.ROOT));
+		return describe(after);
+	}
+
+	private SwitchSignal switches(String section) {
+		if (SWITCHES.equals(section)) {
+			for (ShedSignal signal : this.engine.signals()) {
+				if (signal instanceof SwitchSignal switches) {
+					return switches;
+				}
+			}
+		}
+		throw new NoSuchElementException(
+				"Nothing at '" + section + "'; use '" + DEPENDENCIES + "/{name}' or '" + SWITCHES + "/{name}'");
+	}
+
+	private static void checkSwitch(SwitchSignal switches, String name) {
+		if (!switches.names().contains(name)) {
+			throw new NoSuchElementException("No tier or named route called '" + name + "'; the switches are: "
+					+ String.join(", ", switches.names()));
+		}
+	}
+
+	private @Nullable Duration parseTtl(@Nullable String ttl) {
+		if (ttl == null) {
+			return null;
+		}
+		Duration duration;
+		try {
+			duration = DurationStyle.detectAndParse(ttl.trim());
+		}
+		catch (IllegalArgumentException ex) {
+			throw badRequest("'ttl' must be a duration such as '90s', '15m' or '2h', but was '" + ttl + "'");
+		}
+		if (duration.isNegative() || duration.isZero() || duration.compareTo(this.maxTtl) > 0) {
+			throw badRequest("'ttl' must be more than 0 and at most " + DurationStyle.SIMPLE.print(this.maxTtl)
+					+ " ('degradation.overrides.max-ttl'), but was '" + ttl + "'");
+		}
+		return duration;
+	}
+
+	private String until(@Nullable Duration ttl) {
+		return (ttl != null) ? " for " + DurationStyle.SIMPLE.print(ttl) + " (until "
+				+ this.engine.clock().instant().plus(ttl) + ")" : " until removed";
+	}
+
+	private static String principal(@Nullable SecurityContext security) {
+		Principal principal = (security != null) ? security.getPrincipal() : null;
+		return (principal != null) ? principal.getName() : "anonymous";
+	}
+
+	private static InvalidEndpointRequestException badRequest(String message) {
+		return new InvalidEndpointRequestException(message, message);
 	}
 
 	/**
@@ -151,10 +274,14 @@ public class DegradationEndpoint {
 		}
 	}
 
-	private static void checkSection(String section) {
-		if (!DEPENDENCIES.equals(section)) {
-			throw new NoSuchElementException("Nothing at '" + section + "'; use '" + DEPENDENCIES + "/{name}'");
-		}
+	private static SwitchState parseSwitchState(@Nullable String state) {
+		String value = (state != null) ? state.trim().toLowerCase(Locale.ROOT) : "";
+		return switch (value) {
+			case "off" -> SwitchState.OFF;
+			case "on" -> SwitchState.ON;
+			default -> throw badRequest(
+					"'state' must be 'off' or 'on', but was " + ((state != null) ? "'" + state + "'" : "missing"));
+		};
 	}
 
 	private static DependencyState parseForcedState(@Nullable String state) {
@@ -198,8 +325,25 @@ public class DegradationEndpoint {
 			signals.put(signal.name(), new SignalDescriptor(demand.level(), demand.exact(), demand.routes().size(),
 					demand.reason()));
 		}
+		Map<String, SwitchState> switches = new LinkedHashMap<>();
+		List<OverrideDescriptor> overrides = new ArrayList<>();
+		SimulationSignal.SimulationOverride simulation = this.engine.simulation().override();
+		if (simulation != null) {
+			overrides.add(new OverrideDescriptor(SimulationSignal.NAME, "level " + simulation.level(), simulation.by(),
+					simulation.at(), simulation.until()));
+		}
+		for (ShedSignal signal : this.engine.signals()) {
+			if (signal instanceof SwitchSignal switchSignal) {
+				switchSignal.names().forEach((name) -> switches.put(name, switchSignal.state(name)));
+				for (SwitchOverride override : switchSignal.overrides()) {
+					overrides.add(new OverrideDescriptor(SWITCHES + "/" + override.name(),
+							override.state().name().toLowerCase(Locale.ROOT), override.by(), override.at(),
+							override.until()));
+				}
+			}
+		}
 		return new DegradationDescriptor(state.level(), state.computedLevel(), state.simulation(), state.shedTiers(),
-				state.changedAt(), state.reason(), signals, tiers, dependencies);
+				state.changedAt(), state.reason(), signals, switches, overrides, tiers, dependencies);
 	}
 
 	/**
@@ -212,12 +356,29 @@ public class DegradationEndpoint {
 	 * @param changedAt when the active level last changed
 	 * @param reason why the active level is what it is
 	 * @param signals what each shed signal demands now, by signal name
+	 * @param switches the state of every switch (tier or named route) now
+	 * @param overrides what operators set at run time: simulation and switch overrides, with who,
+	 * when and until when
 	 * @param tiers every tier, in shed order
 	 * @param dependencies every declared dependency by name, in manifest order
 	 */
 	public record DegradationDescriptor(int level, int computedLevel, Simulation simulation, List<String> shedTiers,
-			Instant changedAt, String reason, Map<String, SignalDescriptor> signals, List<TierDescriptor> tiers,
+			Instant changedAt, String reason, Map<String, SignalDescriptor> signals, Map<String, SwitchState> switches,
+			List<OverrideDescriptor> overrides, List<TierDescriptor> tiers,
 			Map<String, DependencyDescriptor> dependencies) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A setting an operator made at run time.
+	 *
+	 * @param target what it sets: {@code simulation}, or {@code switches/<name>}
+	 * @param state what it set it to
+	 * @param by who set it
+	 * @param at when
+	 * @param until when it ends by itself, or {@code null} for never
+	 */
+	public record OverrideDescriptor(String target, String state, String by, Instant at, @Nullable Instant until) {
 
 	}
 

@@ -2,10 +2,12 @@ package dev.degradation.actuate;
 
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -34,53 +36,54 @@ public class DegradationEndpointWebExtension {
 	 * Switch simulation on at a level, or off.
 	 * @param enabled whether simulation is on
 	 * @param level the level to simulate; required when {@code enabled} is true
+	 * @param ttl how long simulation holds; without it, until turned off
+	 * @param security who asks, for the audit line
 	 * @return the description after the change, or {@code 400} with the reason
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> simulate(boolean enabled, @Nullable Integer level) {
-		try {
-			return new WebEndpointResponse<>(this.endpoint.simulate(enabled, level));
-		}
-		catch (InvalidEndpointRequestException ex) {
-			return badRequest(ex.getMessage());
-		}
+	public WebEndpointResponse<Object> simulate(boolean enabled, @Nullable Integer level, @Nullable String ttl,
+			SecurityContext security) {
+		return answer(() -> this.endpoint.simulate(enabled, level, ttl, security));
 	}
 
 	/**
-	 * Force a dependency down or up.
-	 * @param section must be {@code dependencies}
-	 * @param name the dependency name
-	 * @param state {@code down} or {@code up}
-	 * @return the description after the change, {@code 404} for an unknown name, or {@code 400}
-	 * for a bad state
+	 * Force a dependency down or up, or switch a tier or named route off or on.
+	 * @param section {@code dependencies} or {@code switches}
+	 * @param name the dependency, or the tier or route name
+	 * @param state the state to set
+	 * @param ttl for a switch, how long it holds
+	 * @param security who asks, for the audit line
+	 * @return the description after the change, {@code 404} for an unknown name (with the known
+	 * ones), or {@code 400} for a bad state or time to live
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> forceDependency(@Selector String section, @Selector String name,
-			@Nullable String state) {
-		try {
-			return new WebEndpointResponse<>(this.endpoint.forceDependency(section, name, state));
-		}
-		catch (NoSuchElementException ex) {
-			return notFound(ex.getMessage());
-		}
-		catch (InvalidEndpointRequestException ex) {
-			return badRequest(ex.getMessage());
-		}
+	public WebEndpointResponse<Object> write(@Selector String section, @Selector String name, @Nullable String state,
+			@Nullable String ttl, SecurityContext security) {
+		return answer(() -> this.endpoint.write(section, name, state, ttl, security));
 	}
 
 	/**
-	 * Stop forcing a dependency.
-	 * @param section must be {@code dependencies}
-	 * @param name the dependency name
+	 * Release a forced dependency, or remove a switch's override.
+	 * @param section {@code dependencies} or {@code switches}
+	 * @param name the dependency, or the tier or route name
+	 * @param security who asks, for the audit line
 	 * @return the description after the change, or {@code 404} for an unknown name
 	 */
 	@DeleteOperation
-	public WebEndpointResponse<Object> releaseDependency(@Selector String section, @Selector String name) {
+	public WebEndpointResponse<Object> remove(@Selector String section, @Selector String name,
+			SecurityContext security) {
+		return answer(() -> this.endpoint.remove(section, name, security));
+	}
+
+	private static WebEndpointResponse<Object> answer(Supplier<Object> operation) {
 		try {
-			return new WebEndpointResponse<>(this.endpoint.releaseDependency(section, name));
+			return new WebEndpointResponse<>(operation.get());
 		}
 		catch (NoSuchElementException ex) {
 			return notFound(ex.getMessage());
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return badRequest(ex.getMessage());
 		}
 	}
 

@@ -22,13 +22,20 @@ public class StrictParametersAdvisor implements OperationInvokerAdvisor {
 
 	private static final EndpointId DEGRADATION = EndpointId.of("degradation");
 
+	private static final String ACTUATOR_TYPES = "org.springframework.boot.actuate.";
+
 	@Override
 	public OperationInvoker apply(EndpointId endpointId, OperationType operationType, OperationParameters parameters,
 			OperationInvoker invoker) {
 		if (!DEGRADATION.equals(endpointId) || operationType == OperationType.READ) {
 			return invoker;
 		}
-		Set<String> known = parameters.stream().map(OperationParameter::getName).collect(Collectors.toSet());
+		// Parameters of the actuator's own types (the security context, the server namespace) are
+		// resolved by the framework, never sent by the caller.
+		Set<String> known = parameters.stream()
+			.filter((parameter) -> !parameter.getType().getName().startsWith(ACTUATOR_TYPES))
+			.map(OperationParameter::getName)
+			.collect(Collectors.toSet());
 		return (context) -> {
 			Set<String> unknown = new TreeSet<>(context.getArguments().keySet());
 			unknown.removeAll(known);

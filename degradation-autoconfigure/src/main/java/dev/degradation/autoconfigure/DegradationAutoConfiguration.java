@@ -24,7 +24,9 @@ import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -37,6 +39,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.ShedSignal;
+import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ShedScope;
@@ -61,6 +64,8 @@ public final class DegradationAutoConfiguration {
 	static final String ACTUATOR_ENDPOINT_CLASS = "org.springframework.boot.actuate.endpoint.annotation.Endpoint";
 
 	static final String DISPATCHER_SERVLET_CLASS = "org.springframework.web.servlet.DispatcherServlet";
+
+	static final String ENVIRONMENT_CHANGE_EVENT_CLASS = "org.springframework.cloud.context.environment.EnvironmentChangeEvent";
 
 	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
 
@@ -117,6 +122,36 @@ public final class DegradationAutoConfiguration {
 						+ ((manifest.defaults().failedDependencySheds() == ShedScope.TIERS)
 								? "its tiers and those below them" : "the routes that require it"));
 			}
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		SwitchSignal degradationSwitchSignal(DegradationManifest manifest) {
+			return new SwitchSignal(manifest);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		DegradationSwitches degradationSwitches(SwitchSignal signal, DegradationEngine engine, Environment environment) {
+			return new DegradationSwitches(signal, engine, environment);
+		}
+
+		/**
+		 * A Spring Cloud refresh (Config Server, Kubernetes config) re-applies the switches.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = ENVIRONMENT_CHANGE_EVENT_CLASS)
+		static class SwitchRefreshConfiguration {
+
+			@Bean
+			ApplicationListener<EnvironmentChangeEvent> degradationSwitchRefresh(DegradationSwitches switches) {
+				return (event) -> {
+					if (event.getKeys().stream().anyMatch((key) -> key.startsWith(DegradationSwitches.PREFIX))) {
+						switches.reapply();
+					}
+				};
+			}
+
 		}
 
 		@Bean

@@ -35,8 +35,8 @@ public final class DegradationEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DegradationEndpoint degradationEndpoint(DegradationEngine engine) {
-		return new DegradationEndpoint(engine);
+	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationProperties properties) {
+		return new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl());
 	}
 
 	@Bean

@@ -1,7 +1,12 @@
 package dev.degradation.autoconfigure;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import dev.degradation.engine.SwitchState;
 import dev.degradation.web.DegradationFilter;
 
 /**
@@ -34,6 +39,15 @@ public class DegradationProperties {
 	 */
 	private Verify verify = Verify.WARN;
 
+	/**
+	 * Operator switches by tier or route name: 'off' sheds the tier or route whatever the level,
+	 * 'on' (or no entry) leaves it to the other signals. Re-applied when the Environment changes
+	 * (Spring Cloud refresh); an unknown name is refused with the known ones.
+	 */
+	private Map<String, SwitchState> switches = new LinkedHashMap<>();
+
+	private final Overrides overrides = new Overrides();
+
 	private final Filter filter = new Filter();
 
 	private final Probes probes = new Probes();
@@ -62,12 +76,45 @@ public class DegradationProperties {
 		this.verify = verify;
 	}
 
+	public Map<String, SwitchState> getSwitches() {
+		return this.switches;
+	}
+
+	public void setSwitches(Map<String, SwitchState> switches) {
+		this.switches = switches;
+	}
+
+	public Overrides getOverrides() {
+		return this.overrides;
+	}
+
 	public Filter getFilter() {
 		return this.filter;
 	}
 
 	public Probes getProbes() {
 		return this.probes;
+	}
+
+	/**
+	 * Settings of the overrides an operator sets through the Actuator (switches, simulation).
+	 */
+	public static class Overrides {
+
+		/**
+		 * Longest time to live an override may ask for; a longer one is refused. An override
+		 * without a time to live holds until removed.
+		 */
+		private Duration maxTtl = Duration.ofDays(1);
+
+		public Duration getMaxTtl() {
+			return this.maxTtl;
+		}
+
+		public void setMaxTtl(Duration maxTtl) {
+			this.maxTtl = maxTtl;
+		}
+
 	}
 
 	/**

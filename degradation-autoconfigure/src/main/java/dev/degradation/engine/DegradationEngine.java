@@ -1,6 +1,7 @@
 package dev.degradation.engine;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -237,9 +238,28 @@ public final class DegradationEngine {
 	 * @throws IllegalArgumentException if the level is outside that range
 	 */
 	public DegradationState simulate(int level) {
-		return change(() -> {
-			this.simulation.simulate(level);
-		});
+		return simulate(level, null, "anonymous");
+	}
+
+	/**
+	 * Force the active level, whatever the other signals demand as a level, until
+	 * {@link #stopSimulation()} or until its time to live ends.
+	 * @param level the level to simulate, from 0 to the highest tier priority
+	 * @param ttl how long it holds, or {@code null} for until turned off
+	 * @param by who turns it on, for the record
+	 * @return the new state
+	 * @throws IllegalArgumentException if the level is outside that range
+	 */
+	public DegradationState simulate(int level, @Nullable Duration ttl, String by) {
+		return change(() -> this.simulation.simulate(level, ttl, by, this.clock.instant()));
+	}
+
+	/**
+	 * Return the engine's simulation signal, to read who set simulation and until when.
+	 * @return the signal
+	 */
+	public SimulationSignal simulation() {
+		return this.simulation;
 	}
 
 	/**

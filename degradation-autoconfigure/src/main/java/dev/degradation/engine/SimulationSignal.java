@@ -1,7 +1,12 @@
 package dev.degradation.engine;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Simulation, for CI and drills: while on, the active level is exactly the simulated one, whatever
@@ -16,7 +21,11 @@ public final class SimulationSignal implements ShedSignal {
 
 	private final int maxLevel;
 
+	private static final Log logger = LogFactory.getLog(SimulationSignal.class);
+
 	private volatile Simulation simulation = Simulation.OFF;
+
+	private @Nullable SimulationOverride override;
 
 	/**
 	 * Create the signal, off.
@@ -40,27 +49,50 @@ public final class SimulationSignal implements ShedSignal {
 	}
 
 	/**
+	 * Return who turned simulation on, when, and until when; {@code null} while it is off.
+	 * @return the setting
+	 */
+	public synchronized @Nullable SimulationOverride override() {
+		return this.override;
+	}
+
+	/**
 	 * Turn simulation on at a level.
 	 * @param level the level, from 0 to the highest tier priority
+	 * @param ttl how long it holds, or {@code null} for until turned off
+	 * @param by who turns it on
+	 * @param now the current time
 	 * @throws IllegalArgumentException if the level is outside that range
 	 */
-	void simulate(int level) {
+	synchronized void simulate(int level, @Nullable Duration ttl, String by, Instant now) {
 		if (level < 0 || level > this.maxLevel) {
 			throw new IllegalArgumentException("Shed level " + level + " is out of range: use 0 (nothing shed) to "
 					+ this.maxLevel + " (every tier shed, the highest tier priority in the manifest)");
 		}
 		this.simulation = new Simulation(true, level);
+		this.override = new SimulationOverride(level, by, now, (ttl != null) ? now.plus(ttl) : null);
 	}
 
 	/**
 	 * Turn simulation off.
 	 */
-	void stop() {
+	synchronized void stop() {
 		this.simulation = Simulation.OFF;
+		this.override = null;
 	}
 
 	@Override
-	public ShedDemand demand(Instant now) {
+	public synchronized ShedDemand demand(Instant now) {
+		SimulationOverride current = this.override;
+		if (current != null && current.until() != null && !now.isBefore(current.until())) {
+			logger.info("Simulation at level " + current.level() + " set by " + current.by() + " at " + current.at()
+					+ " expired at " + current.until());
+			stop();
+		}
+		return demand();
+	}
+
+	private ShedDemand demand() {
 		Simulation current = this.simulation;
 		if (!current.enabled()) {
 			return ShedDemand.NONE;
@@ -72,6 +104,18 @@ public final class SimulationSignal implements ShedSignal {
 	@Override
 	public void reset() {
 		stop();
+	}
+
+	/**
+	 * Simulation as an operator or CI set it.
+	 *
+	 * @param level the simulated level
+	 * @param by who set it: the authenticated principal's name, or {@code anonymous}
+	 * @param at when it was set
+	 * @param until when it ends by itself, or {@code null} for never
+	 */
+	public record SimulationOverride(int level, String by, Instant at, @Nullable Instant until) {
+
 	}
 
 }

@@ -248,23 +248,23 @@ class DegradationAutoConfigurationTests {
 
 	@Test
 	void aShedSignalBeanIsOneMoreSourceOfShedding() {
-		ShedSignal switches = new ShedSignal() {
+		ShedSignal maintenance = new ShedSignal() {
 
 			@Override
 			public String name() {
-				return "switches";
+				return "maintenance";
 			}
 
 			@Override
 			public ShedDemand demand(Instant now) {
-				return ShedDemand.routes(Map.of(0, "switch:track"), "switched off");
+				return ShedDemand.routes(Map.of(0, "maintenance:track"), "in maintenance");
 			}
 
 		};
-		this.runner.withPropertyValues(SHOP).withBean(ShedSignal.class, () -> switches).run((context) -> {
+		this.runner.withPropertyValues(SHOP).withBean(ShedSignal.class, () -> maintenance).run((context) -> {
 			DegradationEngine engine = context.getBean(DegradationEngine.class);
-			assertThat(engine.signals()).contains(switches);
-			assertThat(engine.evaluate().shedCause(0)).isEqualTo("switch:track");
+			assertThat(engine.signals()).contains(maintenance);
+			assertThat(engine.evaluate().shedCause(0)).isEqualTo("maintenance:track");
 		});
 	}
 

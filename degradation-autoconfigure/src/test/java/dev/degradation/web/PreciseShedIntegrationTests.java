@@ -107,7 +107,7 @@ class PreciseShedIntegrationTests {
 		Answer answer = actuator().post("/actuator/degradation", "{\"enabled\": true, \"levle\": 2}");
 		assertThat(answer.status()).isEqualTo(400);
 		assertThat(answer.json().get("message").asString())
-			.isEqualTo("Unknown key 'levle'; this operation takes 'enabled', 'level'");
+			.isEqualTo("Unknown key 'levle'; this operation takes 'enabled', 'level', 'ttl'");
 		assertThat(this.engine.state().simulation().enabled()).isFalse();
 		Answer force = actuator().post(RECOMMENDATIONS, "{\"state\": \"down\", \"ttl\": \"5m\"}");
 		assertThat(force.status()).isEqualTo(400);
