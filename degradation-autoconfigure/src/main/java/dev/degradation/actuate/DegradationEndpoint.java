@@ -3,6 +3,7 @@ package dev.degradation.actuate;
 import java.net.URI;
 import java.security.Principal;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -238,15 +239,29 @@ public class DegradationEndpoint {
 			throw badRequest("'ttl' must be a duration such as '90s', '15m' or '2h', but was '" + ttl + "'");
 		}
 		if (duration.isNegative() || duration.isZero() || duration.compareTo(this.maxTtl) > 0) {
-			throw badRequest("'ttl' must be more than 0 and at most " + DurationStyle.SIMPLE.print(this.maxTtl)
+			throw badRequest("'ttl' must be more than 0 and at most " + readable(this.maxTtl)
 					+ " ('degradation.overrides.max-ttl'), but was '" + ttl + "'");
 		}
 		return duration;
 	}
 
 	private String until(@Nullable Duration ttl) {
-		return (ttl != null) ? " for " + DurationStyle.SIMPLE.print(ttl) + " (until "
+		return (ttl != null) ? " for " + readable(ttl) + " (until "
 				+ this.engine.clock().instant().plus(ttl) + ")" : " until removed";
+	}
+
+	/**
+	 * A duration in the largest unit that it is a whole number of, as an operator writes it:
+	 * {@code 15m}, {@code 1d}, {@code 90s}.
+	 */
+	private static String readable(Duration duration) {
+		for (ChronoUnit unit : new ChronoUnit[] { ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
+				ChronoUnit.SECONDS }) {
+			if (duration.toMillis() % unit.getDuration().toMillis() == 0) {
+				return DurationStyle.SIMPLE.print(duration, unit);
+			}
+		}
+		return DurationStyle.SIMPLE.print(duration, ChronoUnit.MILLIS);
 	}
 
 	private static String principal(@Nullable SecurityContext security) {

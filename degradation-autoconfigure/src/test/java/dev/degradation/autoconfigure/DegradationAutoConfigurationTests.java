@@ -214,6 +214,23 @@ class DegradationAutoConfigurationTests {
 	}
 
 	@Test
+	void aConfiguredSwitchThatNamesNothingFailsStartupWithTheKnownNames() {
+		this.runner.withPropertyValues(SHOP, "degradation.switches.best-efort=off").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessage("No tier or named route called 'best-efort'; the switches are: best-effort, enhanced");
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("Invalid 'degradation.switches'");
+		});
+	}
+
+	@Test
+	void aConfiguredSwitchShedsItsTierFromStartup() {
+		this.runner.withPropertyValues(SHOP, "degradation.switches.best-effort=OFF")
+			.run((context) -> assertThat(context.getBean(DegradationEngine.class).state().shedCause(0))
+				.isEqualTo("switch:best-effort"));
+	}
+
+	@Test
 	void oneInfoLineAtStartupNamesTheManifestAndItsCounts(CapturedOutput output) {
 		this.runner.withPropertyValues(SHOP).run((context) -> {
 			assertThat(context).hasNotFailed();

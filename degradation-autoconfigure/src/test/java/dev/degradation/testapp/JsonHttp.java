@@ -21,8 +21,24 @@ public final class JsonHttp {
 
 	private final int port;
 
+	private final String[] headers;
+
 	public JsonHttp(int port) {
+		this(port, new String[0]);
+	}
+
+	private JsonHttp(int port, String[] headers) {
 		this.port = port;
+		this.headers = headers;
+	}
+
+	/**
+	 * Return a client that sends HTTP Basic credentials with every request.
+	 */
+	public JsonHttp as(String user, String password) {
+		String credentials = java.util.Base64.getEncoder()
+			.encodeToString((user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		return new JsonHttp(this.port, new String[] { "Authorization", "Basic " + credentials });
 	}
 
 	public Answer get(String path) throws IOException, InterruptedException {
@@ -40,6 +56,9 @@ public final class JsonHttp {
 	}
 
 	private Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
+		if (this.headers.length > 0) {
+			request.headers(this.headers);
+		}
 		HttpResponse<String> response = this.client.send(request.timeout(Duration.ofSeconds(10)).build(),
 				HttpResponse.BodyHandlers.ofString());
 		return new Answer(response.statusCode(), response.body());
