@@ -83,8 +83,11 @@ class ManifestSchemaAgreementTests {
 		/** A JSON tree keeps one of two equal keys; YAML forbids them and the loader says where. */
 		YAML_DUPLICATE_KEY("yaml-duplicate-key", "duplicate key"),
 
-		/** An alias is gone, or stands as its value, once YAML is read into a JSON tree. */
-		YAML_ALIAS("yaml-alias", "YAML aliases such as"),
+		/**
+		 * YAML 1.2 has no merge keys; a reader of YAML 1.1, as an editor may be, merges the mapping
+		 * and sees the keys it holds.
+		 */
+		YAML_MERGE_KEY("yaml-merge-key", "YAML merge keys"),
 
 		/** Tags are no part of the JSON data model. */
 		YAML_TAG("yaml-tag", "YAML tags such as"),
