@@ -1,4 +1,4 @@
-package dev.degradation.manifest;
+package dev.degradation.cli;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,6 +17,8 @@ import java.util.zip.ZipEntry;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.degradation.manifest.ManifestValidator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,13 +46,13 @@ class ManifestCliIntegrationTests {
 	void theJarRunsOnItsOwnAndHoldsOnlyTheManifestPartOfTheStarter() throws IOException {
 		try (JarFile jar = new JarFile(JAR.toFile())) {
 			assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))
-				.isEqualTo(ManifestValidator.class.getName());
+				.isEqualTo(ManifestCli.class.getName());
 			List<String> entries = Collections.list(jar.entries()).stream().map(ZipEntry::getName).toList();
-			assertThat(entries).contains("dev/degradation/manifest/ManifestValidator.class",
-					ManifestValidator.SCHEMA_LOCATION);
+			assertThat(entries).contains("dev/degradation/cli/ManifestCli.class",
+					"dev/degradation/manifest/ManifestValidator.class", ManifestValidator.SCHEMA_LOCATION);
 			assertThat(entries).filteredOn((name) -> name.startsWith("dev/degradation/") && name.endsWith(".class"))
 				.isNotEmpty()
-				.allMatch((name) -> name.startsWith("dev/degradation/manifest/"));
+				.allMatch((name) -> name.startsWith("dev/degradation/manifest/") || name.startsWith("dev/degradation/cli/"));
 			assertThat(entries).noneMatch((name) -> name.startsWith("org/springframework/boot/"));
 		}
 	}
@@ -109,10 +111,10 @@ class ManifestCliIntegrationTests {
 		String[] args = files.toArray(String[]::new);
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		int status = ManifestValidator.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+		int status = ManifestCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
 				new PrintStream(err, true, StandardCharsets.UTF_8));
 		Run run = run(args);
-		assertThat(run.status()).isEqualTo(status).isEqualTo(ManifestValidator.INVALID);
+		assertThat(run.status()).isEqualTo(status).isEqualTo(ManifestCli.INVALID);
 		assertThat(run.out()).isEqualTo(out.toString(StandardCharsets.UTF_8).lines().toList());
 		assertThat(run.err()).isEmpty();
 	}
