@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -140,8 +141,9 @@ final class YamlTreeReader {
 			// column for it, only how many characters precede it.
 			int before = Math.min(Math.max(0, reader.getPosition()), text.codePointCount(0, text.length()));
 			problems.add(positionAfter(text.subSequence(0, text.offsetByCodePoints(0, before))), "",
-					String.format("the manifest is not valid YAML: the character U+%04X is not allowed in YAML; "
-							+ "remove it", reader.getCodePoint()));
+					String.format(Locale.ROOT,
+							"the manifest is not valid YAML: the character U+%04X is not allowed in YAML; remove it",
+							reader.getCodePoint()));
 			return;
 		}
 		if (ex.getCause() instanceof MarkedYamlEngineException yaml && yaml.getProblemMark().isPresent()) {
@@ -188,7 +190,7 @@ final class YamlTreeReader {
 		CoderResult result = decoder.decode(input, output, true);
 		if (result.isError()) {
 			int offset = input.position();
-			problems.add(positionAfter(output.flip()), "", String.format(
+			problems.add(positionAfter(output.flip()), "", String.format(Locale.ROOT,
 					"the manifest is not valid UTF-8: byte 0x%02X at offset %d; save the file as UTF-8",
 					content[offset] & 0xFF, offset));
 			return null;
