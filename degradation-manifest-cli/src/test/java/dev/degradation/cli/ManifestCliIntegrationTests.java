@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the shaded jar with {@code java -jar}, as a CI job would, on the example manifests, on a
- * broken one, on the sample application's, whose health URLs are placeholders, and on the whole
- * corpus of the schema agreement test, whose every line must be what the validator prints
- * in-process: the jar is cut down to the classes the validator reaches, and this shows none it
+ * broken one, on the sample application's, whose health URLs are placeholders, on a generated one
+ * of thousands of routes, and on the whole corpus of the schema agreement test, whose valid files
+ * must all be valid and whose every line must be what the validator prints in-process: the jar is cut down to the classes the validator reaches, and this shows none it
  * needs was cut. What the jar prints does not depend on the machine's locale.
  */
 class ManifestCliIntegrationTests {
@@ -117,6 +117,37 @@ class ManifestCliIntegrationTests {
 		assertThat(run.status()).isEqualTo(status).isEqualTo(ManifestCli.INVALID);
 		assertThat(run.out()).isEqualTo(out.toString(StandardCharsets.UTF_8).lines().toList());
 		assertThat(run.err()).isEmpty();
+	}
+
+	@Test
+	void everyValidManifestOfTheCorpusIsValidForTheJar() throws Exception {
+		List<String> valid;
+		try (Stream<Path> files = Files.list(CORPUS.resolve("valid"))) {
+			valid = files.map(Path::toString).sorted().toList();
+		}
+		List<String> args = new ArrayList<>(List.of("--property", "corpus.base-url=http://catalog:8080", "--property",
+				"corpus.timeout-ms=1500"));
+		args.addAll(valid);
+		Run run = run(args.toArray(String[]::new));
+		assertThat(run.status()).as(run.toString()).isZero();
+		assertThat(run.out()).hasSameSizeAs(valid)
+			.allSatisfy((line) -> assertThat(line).matches(".*\\.yaml: valid \\(.*\\)"));
+		assertThat(run.err()).isEmpty();
+	}
+
+	@Test
+	void aGeneratedManifestOfThousandsOfRoutesIsValidForTheJar() throws Exception {
+		// One tier of 5000 routes in flow style, about 300 kB.
+		StringBuilder yaml = new StringBuilder("tiers:\n  generated:\n    priority: 1\n    routes: [\n");
+		for (int route = 0; route < 5000; route++) {
+			yaml.append("      { path: '/api/items/").append(route).append("/{id}', method: ")
+				.append((route % 2 == 0) ? "get" : "PUT")
+				.append(", fallback: static, static_response: { n: ").append(route).append(" } },\n");
+		}
+		Path generated = Files.writeString(this.directory.resolve("generated.yaml"), yaml.append("    ]\n"));
+		Run run = run(generated.toString());
+		assertThat(run.status()).as(run.toString()).isZero();
+		assertThat(run.out()).containsExactly(generated + ": valid (0 dependencies, 1 tier, 5000 routes)");
 	}
 
 	@Test
