@@ -8,8 +8,8 @@ package dev.degradation.manifest;
  * @param maxDepth the deepest nesting of mappings and lists, aliases expanded
  * @param maxAliases the most YAML aliases ({@code *name}) a manifest may use
  * @param maxValues the most values (mappings, lists and scalars) a manifest may hold once its
- * aliases are expanded; a manifest without aliases of at most {@code maxBytes} holds far fewer
- * than the default, so only aliases can reach it (an alias bomb, "billion laughs", does at once)
+ * aliases are expanded; a manifest of the default size without aliases cannot reach the default,
+ * so only aliases can (an alias bomb, "billion laughs", does at once)
  */
 public record ManifestLimits(int maxBytes, int maxDepth, int maxAliases, int maxValues) {
 

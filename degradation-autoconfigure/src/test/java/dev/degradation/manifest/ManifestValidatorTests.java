@@ -21,42 +21,40 @@ class ManifestValidatorTests {
 
 	private static final String VALID = """
 			dependencies:
-			  recommendations-api:
-			    health_url: http://recommendations:8080/healthz
-			  analytics-collector:
-			    health_url: http://analytics:8080/healthz
-			tiers:
-			  best-effort:
-			    priority: 1
-			    routes:
-			      - { path: /api/analytics/track, method: POST, fallback: drop, requires: [analytics-collector] }
-			      - { path: /api/ab/assign, method: GET, fallback: static, static_response: { variant: control } }
-			  enhanced:
-			    priority: 2
-			    routes:
-			      - { path: /api/recommendations, method: GET, fallback: drop, requires: [recommendations-api] }
-			""";
-
-	private static final String BROKEN = """
-			defaults:
-			  failure_treshold: 0.5
-			tiers:
-			  enhanced:
-			    priority: 1
-			    routes:
-			      - { path: /api/recommendations, method: GET, fallback: drop, requires: [recomendations-api] }
-			""";
-
-	private static final String WITH_PLACEHOLDERS = """
-			dependencies:
-			  catalog:
-			    health_url: ${catalog.url}/healthz
-			    timeout_ms: ${catalog.timeout:1500}
+			  catalog: { health_url: "http://catalog:8080/healthz" }
+			  search: { health_url: "http://search:8080/healthz" }
 			tiers:
 			  optional:
 			    priority: 1
 			    routes:
-			      - { path: /api/catalog, method: GET, fallback: drop, requires: [catalog] }
+			      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+			      - { path: /api/suggestions, method: GET, fallback: drop, requires: [search] }
+			  enhanced:
+			    priority: 2
+			    routes:
+			      - { path: /api/related, method: GET, fallback: static, static_response: [], requires: [catalog] }
+			""";
+
+	private static final String BROKEN = """
+			defaults:
+			  hysteresis_second: 60
+			tiers:
+			  optional:
+			    priority: 1
+			    routes:
+			      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalgo] }
+			""";
+
+	private static final String WITH_PLACEHOLDERS = """
+			dependencies:
+			  reviews:
+			    health_url: ${reviews.url}/healthz
+			    timeout_ms: ${reviews.timeout:1500}
+			tiers:
+			  optional:
+			    priority: 1
+			    routes:
+			      - { path: /api/reviews, method: GET, fallback: drop, requires: [reviews] }
 			""";
 
 	@TempDir
@@ -67,9 +65,9 @@ class ManifestValidatorTests {
 		assertThat(ManifestValidator.standard().validate(write("valid.yaml", VALID))).isEmpty();
 		Path broken = write("broken.yaml", BROKEN);
 		assertThat(ManifestValidator.standard().validate(broken)).extracting(ManifestProblem::path)
-			.containsExactly("defaults.failure_treshold", "tiers.enhanced.routes[0].requires[0]");
+			.containsExactly("defaults.hysteresis_second", "tiers.optional.routes[0].requires[0]");
 		assertThat(ManifestValidator.standard()
-			.withProperty("catalog.url", "http://catalog:8080")
+			.withProperty("reviews.url", "http://reviews:8080")
 			.validate(write("placeholders.yaml", WITH_PLACEHOLDERS))).isEmpty();
 	}
 
@@ -87,33 +85,33 @@ class ManifestValidatorTests {
 		ManifestCheck check = ManifestValidator.standard().check(manifest);
 		assertThat(check.isValid()).isFalse();
 		assertThat(check.problems()).extracting(ManifestProblem::toString)
-			.containsExactly(manifest + ":2:3: defaults.failure_treshold: unknown key 'failure_treshold'; did you mean "
-					+ "'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, "
+			.containsExactly(manifest + ":2:3: defaults.hysteresis_second: unknown key 'hysteresis_second'; did you "
+					+ "mean 'hysteresis_seconds'? (known keys: failed_dependency_sheds, failure_threshold, "
 					+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
 					+ "window_seconds)",
-					manifest + ":7:79: tiers.enhanced.routes[0].requires[0]: 'recomendations-api' is not a declared "
-							+ "dependency; declare it under 'dependencies'");
+					manifest + ":7:71: tiers.optional.routes[0].requires[0]: 'catalgo' is not a declared dependency; "
+							+ "declare it under 'dependencies'");
 	}
 
 	@Test
 	void anUnresolvablePlaceholderIsAProblem() {
 		assertThat(ManifestValidator.standard().validate("manifest.yaml", bytes(WITH_PLACEHOLDERS)))
 			.extracting(ManifestProblem::toString)
-			.containsExactly("manifest.yaml:3:17: dependencies.catalog.health_url: cannot resolve a placeholder in "
-					+ "'${catalog.url}/healthz': Could not resolve placeholder 'catalog.url' in value "
-					+ "\"${catalog.url}/healthz\"");
+			.containsExactly("manifest.yaml:3:17: dependencies.reviews.health_url: cannot resolve a placeholder in "
+					+ "'${reviews.url}/healthz': Could not resolve placeholder 'reviews.url' in value "
+					+ "\"${reviews.url}/healthz\"");
 	}
 
 	@Test
 	void aResolvedValueIsCheckedLikeAWrittenOne() {
 		assertThat(ManifestValidator.standard()
-			.withProperty("catalog.url", "catalog:8080")
-			.withProperty("catalog.timeout", "0")
+			.withProperty("reviews.url", "reviews:8080")
+			.withProperty("reviews.timeout", "0")
 			.validate("manifest.yaml", bytes(WITH_PLACEHOLDERS))).extracting(ManifestProblem::toString)
 			.containsExactly(
-					"manifest.yaml:3:17: dependencies.catalog.health_url: 'catalog:8080/healthz' is not an absolute "
+					"manifest.yaml:3:17: dependencies.reviews.health_url: 'reviews:8080/healthz' is not an absolute "
 							+ "http or https URL; write one such as http://recommendations:8080/healthz",
-					"manifest.yaml:4:17: dependencies.catalog.timeout_ms: 'timeout_ms' must be between 1 and "
+					"manifest.yaml:4:17: dependencies.reviews.timeout_ms: 'timeout_ms' must be between 1 and "
 							+ "2147483647, but it is 0");
 	}
 
