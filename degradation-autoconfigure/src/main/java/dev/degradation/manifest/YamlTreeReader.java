@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.common.Anchor;
 import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.ReaderException;
@@ -394,9 +395,11 @@ final class YamlTreeReader {
 				String key = this.parser.currentName();
 				Position keyPosition = position(this.parser.currentTokenLocation());
 				String childPath = path.isEmpty() ? key : path + "." + key;
+				// Only a plain '<<' is a merge key; in quotes it is text like any other.
+				boolean merge = key.equals(MERGE_KEY) && this.parser.isPlain();
 				this.parser.nextToken();
 				YamlNode value = readValue(childPath, depth + 1);
-				if (key.equals(MERGE_KEY)) {
+				if (merge) {
 					this.problems.add(keyPosition, childPath, "YAML merge keys ('<<') are not part of YAML 1.2, "
 							+ "which a manifest is written in; alias the whole mapping, or write its keys out");
 					this.incomplete = true;
@@ -481,8 +484,8 @@ final class YamlTreeReader {
 	}
 
 	/**
-	 * A YAML parser that also tells the anchor of a scalar value: Jackson's (3.1) tells it only for
-	 * mappings and lists.
+	 * A YAML parser that also tells the anchor of a scalar value, which Jackson's (3.1) tells only
+	 * for mappings and lists, and whether a scalar is plain.
 	 */
 	private static final class AnchoringYamlParser extends YAMLParser {
 
@@ -500,6 +503,13 @@ final class YamlTreeReader {
 				return null;
 			}
 			return node.getAnchor().map(Anchor::getValue).orElse(null);
+		}
+
+		/**
+		 * Return whether the current scalar, a key or a value, is written plain, without quotes.
+		 */
+		boolean isPlain() {
+			return this._lastEvent instanceof ScalarEvent scalar && scalar.isPlain();
 		}
 
 	}

@@ -134,6 +134,19 @@ class ManifestParsingLimitsTests {
 	}
 
 	@Test
+	void aQuotedLessThanLessThanIsAnOrdinaryKey() {
+		DegradationManifest manifest = load("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/a, method: GET, fallback: static, static_response: { "<<": "shift" } }
+				""");
+		assertThat(manifest.routes()).extracting(Route::fallback)
+			.containsExactly(new Fallback.Static("{\"<<\":\"shift\"}"));
+	}
+
+	@Test
 	void aBillionLaughsDocumentIsRefusedQuicklyAtTheAliasThatExpandsItPastTheLimit() {
 		// Nine times nine ... nine times "lol": 387 million values once expanded. Each level is
 		// counted from the one before without expanding it, so the seventh is refused at once.
