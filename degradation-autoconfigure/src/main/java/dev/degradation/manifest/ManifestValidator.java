@@ -2,14 +2,11 @@ package dev.degradation.manifest;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,34 +39,7 @@ public final class ManifestValidator {
 	/** Where the JSON Schema of the manifest is on the class path. */
 	public static final String SCHEMA_LOCATION = "META-INF/degradation/degradation-manifest.schema.json";
 
-	/** The exit status for manifests that are all valid. */
-	static final int VALID = 0;
-
-	/** The exit status for a command line that cannot be followed or a file that cannot be read. */
-	static final int USAGE_OR_IO_ERROR = 1;
-
-	/** The exit status when a manifest has problems. */
-	static final int INVALID = 2;
-
 	private static final String DEFAULT_RESERVED_BASE_PATH = "/actuator";
-
-	private static final String USAGE = """
-			Usage: java -jar degradation-manifest-cli.jar [options] <manifest.yaml>...
-
-			Validates degradation manifests as the starter does at startup, without starting the
-			application. Prints each problem as file:line:column: yaml.path: message.
-
-			Options:
-			  --reserved-base-path <path>  routes at or under this path are rejected; the Actuator base
-			                               path of the application (default /actuator, "" for none)
-			  --property <name>=<value>    a value for ${name} placeholders; repeatable; also -D<name>=<value>
-			  --lenient-placeholders       check only the syntax of placeholders that have no value, and
-			                               leave the values that hold them unchecked
-			  --print-schema               print the JSON Schema of the manifest, for editors, and exit
-			  --help                       print this help and exit
-
-			Exit status: 0 when every manifest is valid, 2 when one has problems, 1 for a usage or I/O error.
-			""";
 
 	private final @Nullable String reservedBasePath;
 
@@ -143,7 +113,13 @@ public final class ManifestValidator {
 		return check(source, content).problems();
 	}
 
-	Check check(Path file) {
+	/**
+	 * Validate a manifest file and count what it declares.
+	 * @param file the manifest
+	 * @return what was found
+	 * @throws UncheckedIOException if the file cannot be read
+	 */
+	public ManifestCheck check(Path file) {
 		try (InputStream input = Files.newInputStream(file)) {
 			// One byte past the limit is enough for the loader to report the file as too large.
 			return check(file.toString(), input.readNBytes(ManifestLimits.DEFAULT.maxBytes() + 1));
@@ -153,7 +129,13 @@ public final class ManifestValidator {
 		}
 	}
 
-	Check check(String source, byte[] content) {
+	/**
+	 * Validate a manifest and count what it declares.
+	 * @param source a description of the file for the problems
+	 * @param content the content, UTF-8
+	 * @return what was found
+	 */
+	public ManifestCheck check(String source, byte[] content) {
 		AtomicInteger unresolved = new AtomicInteger();
 		ManifestLoader loader = ManifestLoader.standard()
 			.withReservedBasePath(this.reservedBasePath)
@@ -162,8 +144,29 @@ public final class ManifestValidator {
 			loader = loader.withUnresolvedPlaceholdersUnchecked();
 		}
 		Problems problems = new Problems(source);
-		ManifestLoader.Reading reading = loader.read(source, content, problems);
-		return new Check(source, problems.listed(), reading.root(), unresolved.get());
+		YamlNode root = loader.read(source, content, problems).root();
+		YamlNode.Mapping tiers = child(root, ManifestKeys.TIERS);
+		int routes = 0;
+		if (tiers != null) {
+			for (YamlNode.Entry tier : tiers.entries().values()) {
+				if (value(tier.value(), ManifestKeys.ROUTES) instanceof YamlNode.Sequence sequence) {
+					routes += sequence.items().size();
+				}
+			}
+		}
+		YamlNode.Mapping dependencies = child(root, ManifestKeys.DEPENDENCIES);
+		return new ManifestCheck(source, problems.listed(),
+				(dependencies != null) ? dependencies.entries().size() : 0,
+				(tiers != null) ? tiers.entries().size() : 0, routes, unresolved.get());
+	}
+
+	private static YamlNode.@Nullable Mapping child(@Nullable YamlNode node, String key) {
+		return (value(node, key) instanceof YamlNode.Mapping child) ? child : null;
+	}
+
+	private static @Nullable YamlNode value(@Nullable YamlNode node, String key) {
+		YamlNode.Entry entry = (node instanceof YamlNode.Mapping mapping) ? mapping.entries().get(key) : null;
+		return (entry != null) ? entry.value() : null;
 	}
 
 	private UnaryOperator<String> resolver(AtomicInteger unresolved) {
@@ -179,112 +182,6 @@ public final class ManifestValidator {
 		};
 	}
 
-	/**
-	 * Validate the manifest files named on the command line and exit with the status of
-	 * {@link #run}.
-	 * @param args the command line
-	 */
-	public static void main(String[] args) {
-		System.exit(run(args, System.out, System.err));
-	}
-
-	/**
-	 * Follow a command line: print the problems of each manifest, or a one-line summary of a valid
-	 * one, to {@code out}, and usage and I/O errors to {@code err}.
-	 * @return {@link #VALID}, {@link #INVALID} or {@link #USAGE_OR_IO_ERROR}
-	 */
-	static int run(String[] args, PrintStream out, PrintStream err) {
-		ManifestValidator validator = standard();
-		List<Path> files = new ArrayList<>();
-		for (int i = 0; i < args.length; i++) {
-			String arg = args[i];
-			String option = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
-			String inlineValue = option.equals(arg) ? null : arg.substring(arg.indexOf('=') + 1);
-			switch (option) {
-				case "--help", "-h" -> {
-					out.print(USAGE);
-					return VALID;
-				}
-				case "--print-schema" -> {
-					return printSchema(out, err);
-				}
-				case "--lenient-placeholders" -> validator = validator.withLenientPlaceholders();
-				case "--reserved-base-path", "--property" -> {
-					String value = (inlineValue != null) ? inlineValue : (i + 1 < args.length) ? args[++i] : null;
-					if (value == null) {
-						return usageError(err, "'" + option + "' needs a value");
-					}
-					if (option.equals("--reserved-base-path")) {
-						validator = validator.withReservedBasePath(value.isEmpty() ? null : value);
-					}
-					else if (!value.contains("=") || value.startsWith("=")) {
-						return usageError(err, "'--property " + value + "' must be --property <name>=<value>");
-					}
-					else {
-						validator = validator.withProperty(value.substring(0, value.indexOf('=')),
-								value.substring(value.indexOf('=') + 1));
-					}
-				}
-				default -> {
-					if (arg.startsWith("-D") && arg.indexOf('=') > 2) {
-						validator = validator.withProperty(arg.substring(2, arg.indexOf('=')),
-								arg.substring(arg.indexOf('=') + 1));
-					}
-					else if (arg.startsWith("-") && !arg.equals("-")) {
-						return usageError(err, "unknown option '" + arg + "'");
-					}
-					else {
-						files.add(Path.of(arg));
-					}
-				}
-			}
-		}
-		if (files.isEmpty()) {
-			return usageError(err, "no manifest file given");
-		}
-		int status = VALID;
-		for (Path file : files) {
-			Check check;
-			try {
-				check = validator.check(file);
-			}
-			catch (UncheckedIOException ex) {
-				err.println(ex.getMessage());
-				status = USAGE_OR_IO_ERROR;
-				continue;
-			}
-			check.problems().forEach(out::println);
-			out.println(check.summary());
-			if (!check.problems().isEmpty() && status == VALID) {
-				status = INVALID;
-			}
-		}
-		out.flush();
-		return status;
-	}
-
-	private static int printSchema(PrintStream out, PrintStream err) {
-		try (InputStream schema = ManifestValidator.class.getClassLoader().getResourceAsStream(SCHEMA_LOCATION)) {
-			if (schema == null) {
-				err.println("The JSON Schema is missing from the class path: " + SCHEMA_LOCATION);
-				return USAGE_OR_IO_ERROR;
-			}
-			out.print(new String(schema.readAllBytes(), StandardCharsets.UTF_8));
-			out.flush();
-			return VALID;
-		}
-		catch (IOException ex) {
-			err.println("Cannot read the JSON Schema: " + describe(ex));
-			return USAGE_OR_IO_ERROR;
-		}
-	}
-
-	private static int usageError(PrintStream err, String message) {
-		err.println("degradation-manifest: " + message);
-		err.println("Try --help.");
-		return USAGE_OR_IO_ERROR;
-	}
-
 	private static String describe(IOException ex) {
 		if (ex instanceof NoSuchFileException) {
 			return "no such file";
@@ -294,57 +191,6 @@ public final class ManifestValidator {
 		}
 		return (ex.getMessage() != null) ? ex.getClass().getSimpleName() + ": " + ex.getMessage()
 				: ex.getClass().getSimpleName();
-	}
-
-	/**
-	 * The outcome of validating one manifest.
-	 *
-	 * @param source the description of the file
-	 * @param problems every problem, in file order; empty when the manifest is valid
-	 * @param root the YAML tree, or {@code null} when the file could not be read into one
-	 * @param unresolved how many values hold a placeholder that could not be resolved
-	 */
-	record Check(String source, List<ManifestProblem> problems, @Nullable YamlNode root, int unresolved) {
-
-		/**
-		 * A line that says whether the manifest is valid and, if so, what it declares, counted in
-		 * the file so that values left unchecked (lenient placeholders) are counted too.
-		 */
-		String summary() {
-			if (!this.problems.isEmpty()) {
-				return this.source + ": invalid (" + count(this.problems.size(), "problem", "problems") + ")";
-			}
-			YamlNode.Mapping tiers = child(this.root, ManifestKeys.TIERS);
-			int routes = 0;
-			if (tiers != null) {
-				for (YamlNode.Entry tier : tiers.entries().values()) {
-					if (value(tier.value(), ManifestKeys.ROUTES) instanceof YamlNode.Sequence sequence) {
-						routes += sequence.items().size();
-					}
-				}
-			}
-			YamlNode.Mapping dependencies = child(this.root, ManifestKeys.DEPENDENCIES);
-			String unchecked = (this.unresolved > 0) ? "; " + count(this.unresolved, "value", "values")
-					+ " with unresolved placeholders left unchecked" : "";
-			return this.source + ": valid ("
-					+ count((dependencies != null) ? dependencies.entries().size() : 0, "dependency", "dependencies")
-					+ ", " + count((tiers != null) ? tiers.entries().size() : 0, "tier", "tiers") + ", "
-					+ count(routes, "route", "routes") + unchecked + ")";
-		}
-
-		private static YamlNode.@Nullable Mapping child(@Nullable YamlNode node, String key) {
-			return (value(node, key) instanceof YamlNode.Mapping child) ? child : null;
-		}
-
-		private static @Nullable YamlNode value(@Nullable YamlNode node, String key) {
-			YamlNode.Entry entry = (node instanceof YamlNode.Mapping mapping) ? mapping.entries().get(key) : null;
-			return (entry != null) ? entry.value() : null;
-		}
-
-		private static String count(int count, String one, String many) {
-			return count + " " + ((count == 1) ? one : many);
-		}
-
 	}
 
 }

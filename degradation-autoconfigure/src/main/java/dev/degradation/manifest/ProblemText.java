@@ -1,6 +1,7 @@
 package dev.degradation.manifest;
 
 import java.math.BigDecimal;
+import java.util.Locale;
 
 /**
  * Text from a manifest as a problem shows it. A problem is one line in a terminal, a CI log or a
@@ -79,7 +80,7 @@ final class ProblemText {
 				if (printable == null) {
 					printable = new StringBuilder(text.length() + 16).append(text, 0, i);
 				}
-				printable.append(String.format("\\u%04X", (int) c));
+				printable.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
 			}
 			else if (printable != null) {
 				printable.append(c);

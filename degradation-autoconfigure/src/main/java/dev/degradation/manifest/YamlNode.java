@@ -5,11 +5,21 @@ import java.util.Map;
 
 /**
  * A node of a parsed YAML document that remembers where it stood, so that validation can point
- * at it. Jackson's own tree forgets positions; this one is built from its token stream.
+ * at it. Jackson's own tree forgets positions; this one is built from its token stream. The value
+ * of an alias is the anchored node itself, shared, at the alias's position: what it holds keeps
+ * the positions where it is written.
  */
 sealed interface YamlNode permits YamlNode.Mapping, YamlNode.Sequence, YamlNode.Scalar {
 
 	Position position();
+
+	/**
+	 * Return this node as it stands somewhere else: the same content at another position, for
+	 * the value of a YAML alias, which stands where the alias is written.
+	 * @param position the position of the alias
+	 * @return the node at that position
+	 */
+	YamlNode at(Position position);
 
 	/**
 	 * A short word for the kind of node, for messages such as "expected a mapping, found a list".
@@ -21,6 +31,11 @@ sealed interface YamlNode permits YamlNode.Mapping, YamlNode.Sequence, YamlNode.
 	 * A mapping with string keys, in document order.
 	 */
 	record Mapping(Position position, Map<String, Entry> entries) implements YamlNode {
+
+		@Override
+		public Mapping at(Position position) {
+			return new Mapping(position, this.entries);
+		}
 
 		@Override
 		public String describe() {
@@ -42,6 +57,11 @@ sealed interface YamlNode permits YamlNode.Mapping, YamlNode.Sequence, YamlNode.
 	record Sequence(Position position, List<YamlNode> items) implements YamlNode {
 
 		@Override
+		public Sequence at(Position position) {
+			return new Sequence(position, this.items);
+		}
+
+		@Override
 		public String describe() {
 			return "a list";
 		}
@@ -52,6 +72,11 @@ sealed interface YamlNode permits YamlNode.Mapping, YamlNode.Sequence, YamlNode.
 	 * A scalar with the type YAML's core schema gives it.
 	 */
 	record Scalar(Position position, Kind kind, String text) implements YamlNode {
+
+		@Override
+		public Scalar at(Position position) {
+			return new Scalar(position, this.kind, this.text);
+		}
 
 		boolean isNull() {
 			return this.kind == Kind.NULL || (this.kind == Kind.STRING && (this.text.isEmpty() || "~".equals(this.text)));

@@ -1,5 +1,7 @@
 package dev.degradation.manifest;
 
+import java.io.Reader;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -9,32 +11,43 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.common.Anchor;
+import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.ReaderException;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.io.IOContext;
+import tools.jackson.core.util.BufferRecycler;
 import tools.jackson.dataformat.yaml.YAMLFactory;
+import tools.jackson.dataformat.yaml.YAMLFactoryBuilder;
 import tools.jackson.dataformat.yaml.YAMLParser;
 
 /**
  * Reads YAML bytes into a positioned {@link YamlNode} tree under hard limits, so that a hostile
  * or broken file is rejected quickly with a position instead of exhausting memory or time.
- * Aliases and explicit tags are refused: a manifest needs neither, and refusing them removes alias
- * bombs and type-instantiation tricks outright. The parser only streams tokens; it never builds
- * objects from tags nor expands aliases.
+ * Explicit tags are refused: a manifest needs none, and refusing them removes type-instantiation
+ * tricks outright. Anchors and aliases are ordinary YAML (a {@code static_response} written once
+ * and shared): the value of an alias is the anchored node itself, shared rather than copied, and
+ * the aliases a document may use and the size it may reach once they are expanded are bounded,
+ * as SnakeYAML bounds them, so that an alias bomb is refused at the alias that crosses a bound.
+ * Merge keys ({@code <<}) are not YAML 1.2 and are refused. The parser only streams tokens; it
+ * never builds objects from tags.
  */
 final class YamlTreeReader {
 
@@ -47,6 +60,9 @@ final class YamlTreeReader {
 
 	/** What snakeyaml-engine reads at a time unless told otherwise. */
 	private static final int DEFAULT_BUFFER_SIZE = 1024;
+
+	/** The key of YAML 1.1's merges, which YAML 1.2 does not have. */
+	private static final String MERGE_KEY = "<<";
 
 	private final ManifestLimits limits;
 
@@ -68,7 +84,7 @@ final class YamlTreeReader {
 			.setUseMarks(true)
 			.setBufferSize(Math.max(DEFAULT_BUFFER_SIZE, length + 1))
 			.build();
-		return YAMLFactory.builder()
+		return new AnchoringYamlFactory(YAMLFactory.builder()
 			.loadSettings(loadSettings)
 			// Jackson would stop at the first duplicate key without naming the first one;
 			// readMapping reports every duplicate with both lines and carries on.
@@ -80,8 +96,7 @@ final class YamlTreeReader {
 				.maxDocumentLength(this.limits.maxBytes())
 				.maxStringLength(this.limits.maxBytes())
 				.maxNumberLength(MAX_NUMBER_LENGTH)
-				.build())
-			.build();
+				.build()));
 	}
 
 	/**
@@ -104,7 +119,8 @@ final class YamlTreeReader {
 		if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
 			text = text.substring(1);
 		}
-		try (JsonParser parser = factory(text.length()).createParser(ObjectReadContext.empty(), text)) {
+		try (AnchoringYamlParser parser = (AnchoringYamlParser) factory(text.length())
+			.createParser(ObjectReadContext.empty(), new StringReader(text))) {
 			return new Document(parser, problems).read();
 		}
 		catch (Abandoned ex) {
@@ -126,8 +142,9 @@ final class YamlTreeReader {
 			// column for it, only how many characters precede it.
 			int before = Math.min(Math.max(0, reader.getPosition()), text.codePointCount(0, text.length()));
 			problems.add(positionAfter(text.subSequence(0, text.offsetByCodePoints(0, before))), "",
-					String.format("the manifest is not valid YAML: the character U+%04X is not allowed in YAML; "
-							+ "remove it", reader.getCodePoint()));
+					String.format(Locale.ROOT,
+							"the manifest is not valid YAML: the character U+%04X is not allowed in YAML; remove it",
+							reader.getCodePoint()));
 			return;
 		}
 		if (ex.getCause() instanceof MarkedYamlEngineException yaml && yaml.getProblemMark().isPresent()) {
@@ -174,7 +191,7 @@ final class YamlTreeReader {
 		CoderResult result = decoder.decode(input, output, true);
 		if (result.isError()) {
 			int offset = input.position();
-			problems.add(positionAfter(output.flip()), "", String.format(
+			problems.add(positionAfter(output.flip()), "", String.format(Locale.ROOT,
 					"the manifest is not valid UTF-8: byte 0x%02X at offset %d; save the file as UTF-8",
 					content[offset] & 0xFF, offset));
 			return null;
@@ -236,22 +253,35 @@ final class YamlTreeReader {
 	}
 
 	/**
-	 * The reading of one document: the token stream, where its problems go, and whether the tree
-	 * lacks something the author wrote.
+	 * The reading of one document: the token stream, where its problems go, whether the tree
+	 * lacks something the author wrote, and the anchors defined so far with what their aliases
+	 * cost.
 	 */
 	private final class Document {
 
-		private final JsonParser parser;
+		private final AnchoringYamlParser parser;
 
 		private final Problems problems;
 
+		/** The values anchored so far, by anchor; a later anchor of the same name replaces one. */
+		private final Map<String, Anchored> anchors = new HashMap<>();
+
 		/**
-		 * Whether a value was left out of the tree (an alias, a number past the limit), so that
-		 * validating the tree would report keys as missing that the author did write.
+		 * Whether a value was left out of the tree (an alias without its anchor, a merge key, a
+		 * number past the limit), so that validating the tree would report keys as missing that the
+		 * author did write.
 		 */
 		private boolean incomplete;
 
-		Document(JsonParser parser, Problems problems) {
+		private int aliases;
+
+		/** How many values the tree holds so far, aliases expanded. */
+		private long values;
+
+		/** The deepest level at which a mapping or list started so far, aliases expanded. */
+		private int deepest;
+
+		Document(AnchoringYamlParser parser, Problems problems) {
 			this.parser = parser;
 			this.problems = problems;
 		}
@@ -277,19 +307,28 @@ final class YamlTreeReader {
 				this.problems.add(position, path, "YAML tags such as " + ProblemText.quote(shortTag(tag.toString()))
 						+ " are not allowed in a manifest; write the plain value");
 			}
-			if (this.parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
-				this.problems.add(position, path, "YAML aliases such as "
-						+ ProblemText.quote("*" + this.parser.getString())
-						+ " are not allowed in a manifest; write the value out where it is needed");
-				this.incomplete = true;
-				return new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
+			if (this.parser.isCurrentAlias()) {
+				return readAlias(path, depth, position);
 			}
+			String anchor = this.parser.anchor();
+			long valuesBefore = this.values;
+			int deepestBefore = this.deepest;
+			this.deepest = 0;
+			YamlNode node = readNode(path, depth, position);
+			int deepestInside = this.deepest;
+			this.deepest = Math.max(deepestBefore, deepestInside);
+			if (anchor != null) {
+				int height = (deepestInside > 0) ? deepestInside - depth + 1 : 0;
+				this.anchors.put(anchor, new Anchored(node, this.values - valuesBefore, height));
+			}
+			return node;
+		}
+
+		private YamlNode readNode(String path, int depth, Position position) {
+			count(path, position);
 			JsonToken token = this.parser.currentToken();
-			if ((token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY)
-					&& depth > YamlTreeReader.this.limits.maxDepth()) {
-				this.problems.add(position, path, "the manifest nests mappings and lists deeper than the limit of "
-						+ YamlTreeReader.this.limits.maxDepth() + " levels here");
-				throw new Abandoned();
+			if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+				checkDepth(path, depth, position);
 			}
 			if (token == JsonToken.START_OBJECT) {
 				return readMapping(path, depth, position);
@@ -300,6 +339,55 @@ final class YamlTreeReader {
 			return readScalar(token, position, path);
 		}
 
+		/**
+		 * Read an alias as the node its anchor names, after checking what it adds against the
+		 * limits: one alias more, the values of the anchored node, and its depth where the alias
+		 * stands.
+		 */
+		private YamlNode readAlias(String path, int depth, Position position) {
+			String name = this.parser.getString();
+			Anchored anchored = this.anchors.get(name);
+			if (anchored == null) {
+				this.problems.add(position, path, "the YAML alias " + ProblemText.quote("*" + name)
+						+ " names no anchor defined before it; write " + ProblemText.quote("&" + name)
+						+ " on a value above, outside the value that holds the alias");
+				this.incomplete = true;
+				return new YamlNode.Scalar(position, YamlNode.Kind.NULL, "");
+			}
+			if (++this.aliases > YamlTreeReader.this.limits.maxAliases()) {
+				this.problems.add(position, path, "the manifest uses more YAML aliases than the limit of "
+						+ YamlTreeReader.this.limits.maxAliases());
+				throw new Abandoned();
+			}
+			this.values += anchored.values() - 1;
+			count(path, position);
+			if (anchored.height() > 0) {
+				checkDepth(path, depth + anchored.height() - 1, position);
+			}
+			return anchored.node().at(position);
+		}
+
+		private void count(String path, Position position) {
+			if (++this.values > YamlTreeReader.this.limits.maxValues()) {
+				this.problems.add(position, path, "the manifest holds more values than the limit of "
+						+ YamlTreeReader.this.limits.maxValues() + " here, its YAML aliases expanded; "
+						+ "a manifest describes routes, it should hold a few thousand");
+				throw new Abandoned();
+			}
+		}
+
+		/**
+		 * Check the level of a mapping or list, or of the deepest one an alias brings in.
+		 */
+		private void checkDepth(String path, int depth, Position position) {
+			if (depth > YamlTreeReader.this.limits.maxDepth()) {
+				this.problems.add(position, path, "the manifest nests mappings and lists deeper than the limit of "
+						+ YamlTreeReader.this.limits.maxDepth() + " levels here");
+				throw new Abandoned();
+			}
+			this.deepest = Math.max(this.deepest, depth);
+		}
+
 		private YamlNode readMapping(String path, int depth, Position position) {
 			Map<String, YamlNode.Entry> entries = new LinkedHashMap<>();
 			JsonToken token;
@@ -307,8 +395,15 @@ final class YamlTreeReader {
 				String key = this.parser.currentName();
 				Position keyPosition = position(this.parser.currentTokenLocation());
 				String childPath = path.isEmpty() ? key : path + "." + key;
+				// Only a plain '<<' is a merge key; in quotes it is text like any other.
+				boolean merge = key.equals(MERGE_KEY) && this.parser.isPlain();
 				this.parser.nextToken();
 				YamlNode value = readValue(childPath, depth + 1);
+				if (merge) {
+					this.problems.add(keyPosition, childPath, "YAML merge keys ('<<') are not part of YAML 1.2, "
+							+ "which a manifest is written in; alias the whole mapping, or write its keys out");
+					this.incomplete = true;
+				}
 				YamlNode.Entry previous = entries.putIfAbsent(key, new YamlNode.Entry(key, keyPosition, value));
 				if (previous != null) {
 					this.problems.add(keyPosition, childPath, "duplicate key " + ProblemText.quote(key)
@@ -353,6 +448,68 @@ final class YamlTreeReader {
 						isDecimal(text) ? YamlNode.Kind.DECIMAL : YamlNode.Kind.STRING, text);
 				default -> new YamlNode.Scalar(position, YamlNode.Kind.STRING, (text != null) ? text : "");
 			};
+		}
+
+	}
+
+	/**
+	 * A value with an anchor, with what an alias to it adds to the document.
+	 *
+	 * @param node the value
+	 * @param values how many values it holds, itself included, aliases expanded
+	 * @param height how many levels of mappings and lists it nests, 0 for a scalar
+	 */
+	private record Anchored(YamlNode node, long values, int height) {
+
+	}
+
+	/**
+	 * Creates {@link AnchoringYamlParser}s, with the settings of the factory it is built from.
+	 */
+	private static final class AnchoringYamlFactory extends YAMLFactory {
+
+		private static final long serialVersionUID = 1L;
+
+		AnchoringYamlFactory(YAMLFactoryBuilder builder) {
+			super(builder);
+		}
+
+		@Override
+		protected YAMLParser _createParser(ObjectReadContext readContext, IOContext ioContext, Reader reader) {
+			return new AnchoringYamlParser(readContext, ioContext, _getBufferRecycler(),
+					readContext.getStreamReadFeatures(this._streamReadFeatures),
+					readContext.getFormatReadFeatures(this._formatReadFeatures), this._loadSettings, reader);
+		}
+
+	}
+
+	/**
+	 * A YAML parser that also tells the anchor of a scalar value, which Jackson's (3.1) tells only
+	 * for mappings and lists, and whether a scalar is plain.
+	 */
+	private static final class AnchoringYamlParser extends YAMLParser {
+
+		AnchoringYamlParser(ObjectReadContext readContext, IOContext ioContext, BufferRecycler buffers,
+				int streamReadFeatures, int formatReadFeatures, LoadSettings loadSettings, Reader reader) {
+			super(readContext, ioContext, buffers, streamReadFeatures, formatReadFeatures, loadSettings, reader);
+		}
+
+		/**
+		 * Return the anchor of the current value.
+		 * @return the anchor's name, or {@code null} when it has none or is an alias
+		 */
+		@Nullable String anchor() {
+			if (isCurrentAlias() || !(this._lastEvent instanceof NodeEvent node)) {
+				return null;
+			}
+			return node.getAnchor().map(Anchor::getValue).orElse(null);
+		}
+
+		/**
+		 * Return whether the current scalar, a key or a value, is written plain, without quotes.
+		 */
+		boolean isPlain() {
+			return this._lastEvent instanceof ScalarEvent scalar && scalar.isPlain();
 		}
 
 	}

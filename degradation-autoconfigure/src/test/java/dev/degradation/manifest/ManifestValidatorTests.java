@@ -1,13 +1,10 @@
 package dev.degradation.manifest;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -17,196 +14,110 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The validator behind the command line: what it prints, the exit status, placeholders, and the
- * check a build's own tests can call.
+ * The validator a build's own tests call, and the command line behind it: problems with their
+ * positions, what a valid manifest declares, placeholders, and the reserved base path.
  */
 class ManifestValidatorTests {
 
 	private static final String VALID = """
 			dependencies:
-			  recommendations-api:
-			    health_url: http://recommendations:8080/healthz
-			  analytics-collector:
-			    health_url: http://analytics:8080/healthz
-			tiers:
-			  best-effort:
-			    priority: 1
-			    routes:
-			      - { path: /api/analytics/track, method: POST, fallback: drop, requires: [analytics-collector] }
-			      - { path: /api/ab/assign, method: GET, fallback: static, static_response: { variant: control } }
-			  enhanced:
-			    priority: 2
-			    routes:
-			      - { path: /api/recommendations, method: GET, fallback: drop, requires: [recommendations-api] }
-			""";
-
-	private static final String BROKEN = """
-			defaults:
-			  failure_treshold: 0.5
-			tiers:
-			  enhanced:
-			    priority: 1
-			    routes:
-			      - { path: /api/recommendations, method: GET, fallback: drop, requires: [recomendations-api] }
-			""";
-
-	private static final String WITH_PLACEHOLDERS = """
-			dependencies:
-			  catalog:
-			    health_url: ${catalog.url}/healthz
-			    timeout_ms: ${catalog.timeout:1500}
+			  catalog: { health_url: "http://catalog:8080/healthz" }
+			  search: { health_url: "http://search:8080/healthz" }
 			tiers:
 			  optional:
 			    priority: 1
 			    routes:
-			      - { path: /api/catalog, method: GET, fallback: drop, requires: [catalog] }
+			      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+			      - { path: /api/suggestions, method: GET, fallback: drop, requires: [search] }
+			  enhanced:
+			    priority: 2
+			    routes:
+			      - { path: /api/related, method: GET, fallback: static, static_response: [], requires: [catalog] }
+			""";
+
+	private static final String BROKEN = """
+			defaults:
+			  hysteresis_second: 60
+			tiers:
+			  optional:
+			    priority: 1
+			    routes:
+			      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalgo] }
+			""";
+
+	private static final String WITH_PLACEHOLDERS = """
+			dependencies:
+			  reviews:
+			    health_url: ${reviews.url}/healthz
+			    timeout_ms: ${reviews.timeout:1500}
+			tiers:
+			  optional:
+			    priority: 1
+			    routes:
+			      - { path: /api/reviews, method: GET, fallback: drop, requires: [reviews] }
 			""";
 
 	@TempDir
 	Path directory;
 
-	private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-	private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+	@Test
+	void aBuildsOwnTestCanCheckItsManifestInOneLine() throws IOException {
+		assertThat(ManifestValidator.standard().validate(write("valid.yaml", VALID))).isEmpty();
+		Path broken = write("broken.yaml", BROKEN);
+		assertThat(ManifestValidator.standard().validate(broken)).extracting(ManifestProblem::path)
+			.containsExactly("defaults.hysteresis_second", "tiers.optional.routes[0].requires[0]");
+		assertThat(ManifestValidator.standard()
+			.withProperty("reviews.url", "http://reviews:8080")
+			.validate(write("placeholders.yaml", WITH_PLACEHOLDERS))).isEmpty();
+	}
 
 	@Test
-	void aValidManifestGivesOneLineThatCountsWhatItDeclaresAndExitStatusZero() throws IOException {
+	void aValidManifestIsCheckedWithTheCountsOfWhatItDeclares() throws IOException {
 		Path manifest = write("manifest.yaml", VALID);
-		assertThat(run(manifest.toString())).isEqualTo(ManifestValidator.VALID);
-		assertThat(out()).containsExactly(manifest + ": valid (2 dependencies, 2 tiers, 3 routes)");
-		assertThat(err()).isEmpty();
+		assertThat(ManifestValidator.standard().check(manifest))
+			.isEqualTo(new ManifestCheck(manifest.toString(), List.of(), 2, 2, 3, 0))
+			.satisfies((check) -> assertThat(check.isValid()).isTrue());
 	}
 
 	@Test
-	void countsOfOneAreSingular() throws IOException {
-		Path manifest = write("manifest.yaml", """
-				dependencies:
-				  catalog:
-				    health_url: http://catalog:8080/healthz
-				tiers:
-				  optional:
-				    priority: 1
-				    routes:
-				      - { path: /api/catalog, method: GET, fallback: drop, requires: [catalog] }
-				""");
-		assertThat(run(manifest.toString())).isEqualTo(ManifestValidator.VALID);
-		assertThat(out()).containsExactly(manifest + ": valid (1 dependency, 1 tier, 1 route)");
-	}
-
-	@Test
-	void aBrokenManifestGivesEveryProblemWithFileLineColumnAndPathAndExitStatusTwo() throws IOException {
+	void aBrokenManifestGivesEveryProblemInFileOrderWithItsLineColumnAndPath() throws IOException {
 		Path manifest = write("broken.yaml", BROKEN);
-		assertThat(run(manifest.toString())).isEqualTo(ManifestValidator.INVALID);
-		assertThat(out()).containsExactly(
-				manifest + ":2:3: defaults.failure_treshold: unknown key 'failure_treshold'; did you mean "
-						+ "'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, "
-						+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
-						+ "window_seconds)",
-				manifest + ":7:79: tiers.enhanced.routes[0].requires[0]: 'recomendations-api' is not a declared "
-						+ "dependency; declare it under 'dependencies'",
-				manifest + ": invalid (2 problems)");
-		assertThat(err()).isEmpty();
+		ManifestCheck check = ManifestValidator.standard().check(manifest);
+		assertThat(check.isValid()).isFalse();
+		assertThat(check.problems()).extracting(ManifestProblem::toString)
+			.containsExactly(manifest + ":2:3: defaults.hysteresis_second: unknown key 'hysteresis_second'; did you "
+					+ "mean 'hysteresis_seconds'? (known keys: failed_dependency_sheds, failure_threshold, "
+					+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
+					+ "window_seconds)",
+					manifest + ":7:71: tiers.optional.routes[0].requires[0]: 'catalgo' is not a declared dependency; "
+							+ "declare it under 'dependencies'");
 	}
 
 	@Test
-	void everyFileIsValidatedAndOneBrokenFileMakesTheStatusTwo() throws IOException {
-		Path broken = write("broken.yaml", BROKEN);
-		Path valid = write("valid.yaml", VALID);
-		assertThat(run(broken.toString(), valid.toString())).isEqualTo(ManifestValidator.INVALID);
-		assertThat(out()).hasSize(4).endsWith(broken + ": invalid (2 problems)",
-				valid + ": valid (2 dependencies, 2 tiers, 3 routes)");
+	void anUnresolvablePlaceholderIsAProblem() {
+		assertThat(ManifestValidator.standard().validate("manifest.yaml", bytes(WITH_PLACEHOLDERS)))
+			.extracting(ManifestProblem::toString)
+			.containsExactly("manifest.yaml:3:17: dependencies.reviews.health_url: cannot resolve a placeholder in "
+					+ "'${reviews.url}/healthz': Could not resolve placeholder 'reviews.url' in value "
+					+ "\"${reviews.url}/healthz\"");
 	}
 
 	@Test
-	void aFileThatCannotBeReadIsAnErrorWithStatusOne() {
-		Path missing = this.directory.resolve("missing.yaml");
-		assertThat(run(missing.toString())).isEqualTo(ManifestValidator.USAGE_OR_IO_ERROR);
-		assertThat(err()).containsExactly(missing + ": cannot read the file: no such file");
-		assertThat(out()).isEmpty();
+	void aResolvedValueIsCheckedLikeAWrittenOne() {
+		assertThat(ManifestValidator.standard()
+			.withProperty("reviews.url", "reviews:8080")
+			.withProperty("reviews.timeout", "0")
+			.validate("manifest.yaml", bytes(WITH_PLACEHOLDERS))).extracting(ManifestProblem::toString)
+			.containsExactly(
+					"manifest.yaml:3:17: dependencies.reviews.health_url: 'reviews:8080/healthz' is not an absolute "
+							+ "http or https URL; write one such as http://recommendations:8080/healthz",
+					"manifest.yaml:4:17: dependencies.reviews.timeout_ms: 'timeout_ms' must be between 1 and "
+							+ "2147483647, but it is 0");
 	}
 
 	@Test
-	void aMissingFileOutranksABrokenOneInTheExitStatus() throws IOException {
-		Path broken = write("broken.yaml", BROKEN);
-		assertThat(run(broken.toString(), this.directory.resolve("missing.yaml").toString()))
-			.isEqualTo(ManifestValidator.USAGE_OR_IO_ERROR);
-	}
-
-	@Test
-	void withoutAFileTheUsageIsSuggestedWithStatusOne() {
-		assertThat(run()).isEqualTo(ManifestValidator.USAGE_OR_IO_ERROR);
-		assertThat(err()).containsExactly("degradation-manifest: no manifest file given", "Try --help.");
-	}
-
-	@Test
-	void anUnknownOptionIsAUsageError() {
-		assertThat(run("--strict", "manifest.yaml")).isEqualTo(ManifestValidator.USAGE_OR_IO_ERROR);
-		assertThat(err()).first().isEqualTo("degradation-manifest: unknown option '--strict'");
-	}
-
-	@Test
-	void anOptionWithoutItsValueIsAUsageError() {
-		assertThat(run("--property")).isEqualTo(ManifestValidator.USAGE_OR_IO_ERROR);
-		assertThat(err()).first().isEqualTo("degradation-manifest: '--property' needs a value");
-	}
-
-	@Test
-	void aPropertyWithoutAValueIsAUsageError() {
-		assertThat(run("--property", "catalog.url", "manifest.yaml")).isEqualTo(ManifestValidator.USAGE_OR_IO_ERROR);
-		assertThat(err()).first()
-			.isEqualTo("degradation-manifest: '--property catalog.url' must be --property <name>=<value>");
-	}
-
-	@Test
-	void helpDescribesTheOptionsAndTheExitStatus() {
-		assertThat(run("--help")).isEqualTo(ManifestValidator.VALID);
-		assertThat(String.join("\n", out())).contains("--reserved-base-path", "--property", "--lenient-placeholders",
-				"--print-schema", "Exit status: 0");
-	}
-
-	@Test
-	void theJsonSchemaCanBePrintedForAnEditor() {
-		assertThat(run("--print-schema")).isEqualTo(ManifestValidator.VALID);
-		assertThat(String.join("\n", out())).startsWith("{")
-			.contains("\"$schema\": \"http://json-schema.org/draft-07/schema#\"");
-	}
-
-	@Test
-	void anUnresolvablePlaceholderIsAProblem() throws IOException {
-		Path manifest = write("manifest.yaml", WITH_PLACEHOLDERS);
-		assertThat(run(manifest.toString())).isEqualTo(ManifestValidator.INVALID);
-		assertThat(out()).first()
-			.isEqualTo(manifest + ":3:17: dependencies.catalog.health_url: cannot resolve a placeholder in "
-					+ "'${catalog.url}/healthz': Could not resolve placeholder 'catalog.url' in value "
-					+ "\"${catalog.url}/healthz\"");
-	}
-
-	@Test
-	void placeholdersResolveFromPropertiesGivenEitherWay() throws IOException {
-		Path manifest = write("manifest.yaml", WITH_PLACEHOLDERS);
-		assertThat(run("--property", "catalog.url=http://catalog:8080", manifest.toString()))
-			.isEqualTo(ManifestValidator.VALID);
-		assertThat(run("-Dcatalog.url=http://catalog:8080", manifest.toString())).isEqualTo(ManifestValidator.VALID);
-		assertThat(run("--property=catalog.url=http://catalog:8080", manifest.toString()))
-			.isEqualTo(ManifestValidator.VALID);
-	}
-
-	@Test
-	void aResolvedValueIsCheckedLikeAWrittenOne() throws IOException {
-		Path manifest = write("manifest.yaml", WITH_PLACEHOLDERS);
-		assertThat(run("-Dcatalog.url=catalog:8080", "-Dcatalog.timeout=0", manifest.toString()))
-			.isEqualTo(ManifestValidator.INVALID);
-		assertThat(out()).containsExactly(
-				manifest + ":3:17: dependencies.catalog.health_url: 'catalog:8080/healthz' is not an absolute http "
-						+ "or https URL; write one such as http://recommendations:8080/healthz",
-				manifest + ":4:17: dependencies.catalog.timeout_ms: 'timeout_ms' must be between 1 and 2147483647, "
-						+ "but it is 0",
-				manifest + ": invalid (2 problems)");
-	}
-
-	@Test
-	void lenientPlaceholdersLeaveTheValuesThatHoldThemUncheckedAndSaySo() throws IOException {
-		Path manifest = write("manifest.yaml", """
+	void lenientPlaceholdersLeaveTheValuesThatHoldThemUncheckedAndCountThem() {
+		ManifestCheck check = ManifestValidator.standard().withLenientPlaceholders().check("manifest.yaml", bytes("""
 				dependencies:
 				  catalog:
 				    health_url: ${catalog.url}/healthz
@@ -218,15 +129,13 @@ class ManifestValidatorTests {
 				    priority: ${optional.priority}
 				    routes:
 				      - { path: /api/catalog, method: GET, fallback: drop, requires: [catalog] }
-				""");
-		assertThat(run("--lenient-placeholders", manifest.toString())).isEqualTo(ManifestValidator.VALID);
-		assertThat(out()).containsExactly(manifest + ": valid (1 dependency, 1 tier, 1 route; "
-				+ "4 values with unresolved placeholders left unchecked)");
+				"""));
+		assertThat(check).isEqualTo(new ManifestCheck("manifest.yaml", List.of(), 1, 1, 1, 4));
 	}
 
 	@Test
-	void lenientPlaceholdersStillCheckTheirSyntaxAndEverythingElse() throws IOException {
-		Path manifest = write("manifest.yaml", """
+	void lenientPlaceholdersStillCheckTheirSyntaxAndEverythingElse() {
+		assertThat(ManifestValidator.standard().withLenientPlaceholders().validate("manifest.yaml", bytes("""
 				dependencies:
 				  catalog:
 				    health_url: ${catalog.url/healthz
@@ -236,40 +145,30 @@ class ManifestValidatorTests {
 				    priority: ${optional.priority}
 				    routes:
 				      - { path: /api/catalog, method: GET, fallback: drop, requires: [catalog] }
-				""");
-		assertThat(run("--lenient-placeholders", manifest.toString())).isEqualTo(ManifestValidator.INVALID);
-		assertThat(out()).containsExactly(
-				manifest + ":3:17: dependencies.catalog.health_url: '${catalog.url/healthz' has a '${' without its "
-						+ "closing '}'; write placeholders as ${name} or ${name:default}",
-				manifest + ":4:17: dependencies.catalog.timeout_ms: 'timeout_ms' must be between 1 and 2147483647, "
-						+ "but it is 0",
-				manifest + ": invalid (2 problems)");
+				"""))).extracting(ManifestProblem::toString)
+			.containsExactly(
+					"manifest.yaml:3:17: dependencies.catalog.health_url: '${catalog.url/healthz' has a '${' without "
+							+ "its closing '}'; write placeholders as ${name} or ${name:default}",
+					"manifest.yaml:4:17: dependencies.catalog.timeout_ms: 'timeout_ms' must be between 1 and "
+							+ "2147483647, but it is 0");
 	}
 
 	@Test
-	void theReservedBasePathIsTheActuatorsByDefaultAndCanBeMovedOrDropped() throws IOException {
-		Path manifest = write("manifest.yaml", """
+	void theReservedBasePathIsTheActuatorsByDefaultAndCanBeMovedOrDropped() {
+		byte[] manifest = bytes("""
 				tiers:
 				  optional:
 				    priority: 1
 				    routes:
 				      - { path: /actuator/info, method: GET, fallback: drop }
 				""");
-		assertThat(run(manifest.toString())).isEqualTo(ManifestValidator.INVALID);
-		assertThat(run("--reserved-base-path", "/manage", manifest.toString())).isEqualTo(ManifestValidator.VALID);
-		assertThat(run("--reserved-base-path", "", manifest.toString())).isEqualTo(ManifestValidator.VALID);
-		assertThat(run("--reserved-base-path", "/actuator/", manifest.toString())).isEqualTo(ManifestValidator.INVALID);
-	}
-
-	@Test
-	void aBuildsOwnTestCanCheckItsManifestInOneLine() throws IOException {
-		assertThat(ManifestValidator.standard().validate(write("valid.yaml", VALID))).isEmpty();
-		Path broken = write("broken.yaml", BROKEN);
-		assertThat(ManifestValidator.standard().validate(broken)).extracting(ManifestProblem::path)
-			.containsExactly("defaults.failure_treshold", "tiers.enhanced.routes[0].requires[0]");
-		assertThat(ManifestValidator.standard()
-			.withProperty("catalog.url", "http://catalog:8080")
-			.validate(write("placeholders.yaml", WITH_PLACEHOLDERS))).isEmpty();
+		assertThat(ManifestValidator.standard().validate("manifest.yaml", manifest)).isNotEmpty();
+		assertThat(ManifestValidator.standard().withReservedBasePath("/manage").validate("manifest.yaml", manifest))
+			.isEmpty();
+		assertThat(ManifestValidator.standard().withReservedBasePath(null).validate("manifest.yaml", manifest))
+			.isEmpty();
+		assertThat(ManifestValidator.standard().withReservedBasePath("/actuator/").validate("manifest.yaml", manifest))
+			.isNotEmpty();
 	}
 
 	@Test
@@ -287,27 +186,12 @@ class ManifestValidatorTests {
 			.satisfies((problem) -> assertThat(problem.message()).startsWith("the manifest is larger than the limit"));
 	}
 
-	private int run(String... args) {
-		this.out.reset();
-		this.err.reset();
-		return ManifestValidator.run(args, new PrintStream(this.out, true, StandardCharsets.UTF_8),
-				new PrintStream(this.err, true, StandardCharsets.UTF_8));
-	}
-
-	private List<String> out() {
-		return lines(this.out);
-	}
-
-	private List<String> err() {
-		return lines(this.err);
-	}
-
-	private static List<String> lines(ByteArrayOutputStream stream) {
-		return new ArrayList<>(stream.toString(StandardCharsets.UTF_8).lines().toList());
-	}
-
 	private Path write(String name, String content) throws IOException {
 		return Files.writeString(this.directory.resolve(name), content);
+	}
+
+	private static byte[] bytes(String yaml) {
+		return yaml.getBytes(StandardCharsets.UTF_8);
 	}
 
 }

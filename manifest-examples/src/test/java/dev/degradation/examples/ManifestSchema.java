@@ -17,6 +17,7 @@ import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLAnchorReplayingFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -28,8 +29,10 @@ final class ManifestSchema {
 	/** Where this module ships the schema (copied from the auto-configuration jar by the build). */
 	static final String LOCATION = "schema/degradation-manifest.schema.json";
 
-	// Decimals stay exact, as the loader reads them: 1e-400 is above 0, not 0.0.
-	private static final YAMLMapper YAML = YAMLMapper.builder()
+	// Decimals stay exact, as the loader reads them: 1e-400 is above 0, not 0.0. Aliases stand for
+	// the values their anchors name, as an editor reads them (Jackson's plain YAML parser would
+	// read an alias as the text of its name).
+	private static final YAMLMapper YAML = YAMLMapper.builder(new YAMLAnchorReplayingFactory())
 		.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
 		.build();
 

@@ -2,6 +2,7 @@ package dev.degradation.examples;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -37,7 +38,7 @@ class ManifestSchemaAgreementTests {
 
 	// As the starter loads a manifest with the Actuator at its default path; the environment holds
 	// the two properties the corpus resolves without a default.
-	private static final ManifestLoader LOADER = ManifestLoader.standard()
+	static final ManifestLoader LOADER = ManifestLoader.standard()
 		.withReservedBasePath("/actuator")
 		.withPlaceholderResolver(new MockEnvironment().withProperty("corpus.base-url", "http://catalog:8080")
 			.withProperty("corpus.timeout-ms", "1500")::resolveRequiredPlaceholders);
@@ -83,8 +84,11 @@ class ManifestSchemaAgreementTests {
 		/** A JSON tree keeps one of two equal keys; YAML forbids them and the loader says where. */
 		YAML_DUPLICATE_KEY("yaml-duplicate-key", "duplicate key"),
 
-		/** An alias is gone, or stands as its value, once YAML is read into a JSON tree. */
-		YAML_ALIAS("yaml-alias", "YAML aliases such as"),
+		/**
+		 * YAML 1.2 has no merge keys; a reader of YAML 1.1, as an editor may be, merges the mapping
+		 * and sees the keys it holds.
+		 */
+		YAML_MERGE_KEY("yaml-merge-key", "YAML merge keys"),
 
 		/** Tags are no part of the JSON data model. */
 		YAML_TAG("yaml-tag", "YAML tags such as"),
@@ -131,7 +135,7 @@ class ManifestSchemaAgreementTests {
 
 	@Test
 	void theCorpusHoldsAtLeastFortyManifestsOfBothKinds() {
-		assertThat(validManifests()).hasSizeGreaterThanOrEqualTo(20);
+		assertThat(validManifests()).hasSizeGreaterThanOrEqualTo(30);
 		assertThat(invalidManifests()).hasSizeGreaterThanOrEqualTo(40);
 	}
 
@@ -141,6 +145,26 @@ class ManifestSchemaAgreementTests {
 		byte[] content = read(file);
 		assertThat(SCHEMA.validate(content)).as("schema errors").isEmpty();
 		assertThat(loaderProblems(file, content)).as("loader problems").isEmpty();
+	}
+
+	@Test
+	void aGeneratedManifestOfThousandsOfRoutesIsAcceptedByTheSchemaAndTheLoader() {
+		// Ten tiers of 300 routes, with every fallback and capture variables, as a generator would
+		// write them: about 250 kB.
+		StringBuilder yaml = new StringBuilder("dependencies:\n  catalog:\n    health_url: http://catalog:8080/healthz\n"
+				+ "tiers:\n");
+		for (int tier = 1; tier <= 10; tier++) {
+			yaml.append("  tier-").append(tier).append(":\n    priority: ").append(tier * 10).append("\n    routes:\n");
+			for (int route = 1; route <= 300; route++) {
+				yaml.append("      - { path: '/api/t").append(tier).append("/r").append(route).append("/{id}', method: ")
+					.append((route % 2 == 0) ? "GET, fallback: static, static_response: { source: degraded }"
+							: "POST, fallback: drop")
+					.append(", requires: [catalog] }\n");
+			}
+		}
+		byte[] content = yaml.toString().getBytes(StandardCharsets.UTF_8);
+		assertThat(SCHEMA.validate(content)).as("schema errors").isEmpty();
+		assertThat(LOADER.load("thousands-of-routes.yaml", content).routes()).hasSize(3000);
 	}
 
 	@ParameterizedTest(name = "{0}")
