@@ -55,6 +55,14 @@ public final class SwitchSignal implements ShedSignal {
 			}
 			this.targets.put(tier.name(), List.copyOf(routes));
 		}
+		List<Route> routes = manifest.routes();
+		for (int route = 0; route < routes.size(); route++) {
+			String name = routes.get(route).name();
+			if (name != null) {
+				// The manifest refuses a route name that is a tier's or another route's.
+				this.targets.putIfAbsent(name, List.of(route));
+			}
+		}
 	}
 
 	@Override

@@ -44,6 +44,8 @@ final class ManifestKeys {
 
 	static final String REQUIRES = "requires";
 
+	static final String NAME = "name";
+
 	private ManifestKeys() {
 	}
 

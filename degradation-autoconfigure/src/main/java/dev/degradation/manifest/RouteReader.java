@@ -16,6 +16,7 @@ import dev.degradation.manifest.FallbackKind.FallbackKey;
 
 import static dev.degradation.manifest.ManifestKeys.FALLBACK;
 import static dev.degradation.manifest.ManifestKeys.METHOD;
+import static dev.degradation.manifest.ManifestKeys.NAME;
 import static dev.degradation.manifest.ManifestKeys.PATH;
 import static dev.degradation.manifest.ManifestKeys.REQUIRES;
 
@@ -31,7 +32,7 @@ final class RouteReader {
 	private static final Set<String> KEYS;
 
 	static {
-		Set<String> keys = new LinkedHashSet<>(List.of(PATH, METHOD, FALLBACK, REQUIRES));
+		Set<String> keys = new LinkedHashSet<>(List.of(NAME, PATH, METHOD, FALLBACK, REQUIRES));
 		FallbackKind.fallbackKeys().forEach((key) -> keys.add(key.name()));
 		KEYS = Set.copyOf(keys);
 	}
@@ -55,18 +56,29 @@ final class RouteReader {
 			this.values.problems()
 				.add(node.position(), path, "a route must be a mapping with 'path', 'method' and "
 						+ "'fallback', but it is " + node.describe());
-			return new DeclaredRoute(path, null, List.of());
+			return new DeclaredRoute(path, null, List.of(), Setting.unwritten(null));
 		}
 		this.values.checkKeys(route, path, KEYS);
+		Setting<String> name = readName(route, path);
 		String pattern = readPattern(route, path);
 		String method = readMethod(route, path);
 		Fallback fallback = readFallback(route, path);
 		List<Requirement> requires = readRequires(route, path);
 		if (pattern == null || method == null || fallback == null) {
-			return new DeclaredRoute(path, null, requires);
+			return new DeclaredRoute(path, null, requires, name);
 		}
 		return new DeclaredRoute(path, new Route(tierName, method, pattern, fallback,
-				requires.stream().map(Requirement::name).distinct().toList(), route.position()), requires);
+				requires.stream().map(Requirement::name).distinct().toList(), route.position(), name.value()), requires,
+				name);
+	}
+
+	private Setting<String> readName(YamlNode.Mapping route, String path) {
+		Setting<String> name = this.values.text(route, path, NAME);
+		if (name.value() != null && name.entry() != null
+				&& !this.values.checkName(name.value(), name.entry().value().position(), name.path(), "route")) {
+			return new Setting<>(name.path(), name.entry(), null);
+		}
+		return name;
 	}
 
 	private @Nullable String readPattern(YamlNode.Mapping route, String path) {
@@ -220,8 +232,9 @@ final class RouteReader {
 	 * @param path the YAML path of the route
 	 * @param route the route, or {@code null} when it has a problem that leaves none
 	 * @param requires the names it requires, each where it is written
+	 * @param name its name, if it has a usable one
 	 */
-	record DeclaredRoute(String path, @Nullable Route route, List<Requirement> requires) {
+	record DeclaredRoute(String path, @Nullable Route route, List<Requirement> requires, Setting<String> name) {
 
 	}
 

@@ -1,7 +1,10 @@
 package dev.degradation.manifest;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -67,7 +70,41 @@ final class TiersReader {
 					entry.keyPosition()) : null;
 			result.add(new DeclaredTier(entry, priority, routes, declared));
 		}
+		checkSwitchNames(result);
 		return result;
+	}
+
+	/**
+	 * Tier names and route names share one namespace, the operators' switches: a route name must
+	 * be unique and must not be a tier's, or one switch would name two things.
+	 */
+	private void checkSwitchNames(List<DeclaredTier> tiers) {
+		Set<String> tierNames = new HashSet<>();
+		tiers.forEach((tier) -> tierNames.add(tier.entry().key()));
+		Map<String, String> routeNames = new HashMap<>();
+		for (DeclaredTier tier : tiers) {
+			for (DeclaredRoute route : tier.routes()) {
+				Setting<String> name = route.name();
+				if (name.value() == null || name.entry() == null) {
+					continue;
+				}
+				Position position = name.entry().value().position();
+				if (tierNames.contains(name.value())) {
+					this.values.problems()
+						.add(position, name.path(), ProblemText.quote(name.value())
+								+ " is also a tier's name; a route name must differ from every tier name, since "
+								+ "both name switches");
+				}
+				else {
+					String first = routeNames.putIfAbsent(name.value(), name.path());
+					if (first != null) {
+						this.values.problems()
+							.add(position, name.path(), ProblemText.quote(name.value()) + " is already the name of "
+									+ first + "; route names must be unique");
+					}
+				}
+			}
+		}
 	}
 
 	private List<DeclaredRoute> readRoutes(YamlNode.Mapping tier, String tierName, String tierPath) {

@@ -74,6 +74,19 @@ final class ValueReader {
 	}
 
 	/**
+	 * Report a name written as a value (a route's {@code name}) if it is not a valid name.
+	 * @return whether it is valid
+	 */
+	boolean checkName(String name, Position position, String path, String what) {
+		if (!NAME.matcher(name).matches()) {
+			this.problems.add(position, path, ProblemText.quote(name) + " is not a valid " + what
+					+ " name: use letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64");
+			return false;
+		}
+		return true;
+	}
+
+	/**
 	 * Read an optional mapping.
 	 * @return the mapping, or {@code null} when it is left out, empty, or not a mapping (reported)
 	 */

@@ -35,7 +35,7 @@ class SwitchSignalTests {
 			  enhanced:
 			    priority: 2
 			    routes:
-			      - { path: /recommendations, method: GET, fallback: drop }
+			      - { name: recommendations, path: /recommendations, method: GET, fallback: drop }
 			""";
 
 	private final MutableClock clock = new MutableClock(START);
@@ -58,6 +58,13 @@ class SwitchSignalTests {
 		assertThat(state.demands().get(SwitchSignal.NAME).reason()).isEqualTo("switched off: best-effort (configured)");
 		this.switches.configure(Map.of("best-effort", SwitchState.ON));
 		assertThat(this.engine.evaluate().shedsAnything()).isFalse();
+	}
+
+	@Test
+	void aNamedRouteIsSwitchedAlone() {
+		assertThat(this.switches.names()).containsExactly("best-effort", "enhanced", "recommendations");
+		this.switches.configure(Map.of("recommendations", SwitchState.OFF));
+		assertThat(causes(this.engine.evaluate())).containsExactly(null, null, "switch:recommendations");
 	}
 
 	@Test
@@ -89,7 +96,8 @@ class SwitchSignalTests {
 		this.switches.configure(Map.of("enhanced", SwitchState.OFF));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.switches.configure(Map.of("best-efort", SwitchState.OFF, "enhanced", SwitchState.ON)))
-			.withMessage("No tier or named route called 'best-efort'; the switches are: best-effort, enhanced");
+			.withMessage("No tier or named route called 'best-efort'; the switches are: best-effort, enhanced, "
+					+ "recommendations");
 		assertThat(this.switches.configured()).isEqualTo(Map.of("enhanced", SwitchState.OFF));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.switches.override("enhansed", SwitchState.OFF, null, "alice", START));
