@@ -65,28 +65,60 @@ public class DegradationEndpoint {
 	/** The path segment under which the switches are addressed. */
 	public static final String SWITCHES = "switches";
 
+	/** The path segment of the manifest, reloaded by a write. */
+	public static final String MANIFEST = "manifest";
+
 	private static final Log logger = LogFactory.getLog(DegradationEndpoint.class);
 
 	private final DegradationEngine engine;
 
 	private final Duration maxTtl;
 
+	private final @Nullable ManifestReload manifestReload;
+
 	/**
-	 * Create an endpoint whose overrides live at most a day.
+	 * Create an endpoint whose overrides live at most a day, without manifest reload.
 	 * @param engine the engine to show and control
 	 */
 	public DegradationEndpoint(DegradationEngine engine) {
-		this(engine, Duration.ofDays(1));
+		this(engine, Duration.ofDays(1), null);
 	}
 
 	/**
 	 * Create an endpoint.
 	 * @param engine the engine to show and control
 	 * @param maxTtl the longest time to live an override may ask for
+	 * @param manifestReload how the manifest is reloaded, or {@code null} when it cannot be (a
+	 * manifest given as a bean has no location)
 	 */
-	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl) {
+	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl, @Nullable ManifestReload manifestReload) {
 		this.engine = engine;
 		this.maxTtl = maxTtl;
+		this.manifestReload = manifestReload;
+	}
+
+	/**
+	 * Reload the manifest from its configured location ({@code POST manifest}): validated whole,
+	 * then made active with the route table, keeping what is known of unchanged dependencies and
+	 * re-applying the switches; a manifest with any problem is refused and the active one stays.
+	 * @param section must be {@value #MANIFEST}
+	 * @param security who asks, for the audit line
+	 * @return the description after the reload
+	 * @throws NoSuchElementException if there is no such section, or no reload
+	 * @throws ManifestRefusedException if the new manifest has problems
+	 */
+	@WriteOperation
+	public DegradationDescriptor reload(@Selector String section, SecurityContext security) {
+		if (!MANIFEST.equals(section) || this.manifestReload == null) {
+			throw new NoSuchElementException("Nothing at '" + section + "'"
+					+ ((this.manifestReload != null) ? "; use '" + MANIFEST + "' to reload the manifest"
+							: "; the manifest is a bean of the application and cannot be reloaded"));
+		}
+		ManifestReload.Result result = this.manifestReload.reload(principal(security));
+		if (!result.reloaded()) {
+			throw new ManifestRefusedException(result);
+		}
+		return describe(this.engine.state());
 	}
 
 	/**

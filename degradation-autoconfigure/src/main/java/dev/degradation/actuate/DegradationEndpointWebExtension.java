@@ -1,5 +1,6 @@
 package dev.degradation.actuate;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.Supplier;
@@ -63,6 +64,28 @@ public class DegradationEndpointWebExtension {
 	}
 
 	/**
+	 * Reload the manifest from its configured location.
+	 * @param section must be {@code manifest}
+	 * @param security who asks, for the audit line
+	 * @return the description after the reload, or {@code 400} with every positioned problem of a
+	 * refused manifest (the active one stays)
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> reload(@Selector String section, SecurityContext security) {
+		try {
+			return answer(() -> this.endpoint.reload(section, security));
+		}
+		catch (ManifestRefusedException ex) {
+			Map<String, Object> body = new LinkedHashMap<>();
+			body.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
+			body.put("error", "Bad Request");
+			body.put("message", ex.getMessage());
+			body.put("problems", ex.problems());
+			return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
+	}
+
+	/**
 	 * Release a forced dependency, or remove a switch's override.
 	 * @param section {@code dependencies} or {@code switches}
 	 * @param name the dependency, or the tier or route name
@@ -81,6 +104,9 @@ public class DegradationEndpointWebExtension {
 		}
 		catch (NoSuchElementException ex) {
 			return notFound(ex.getMessage());
+		}
+		catch (ManifestRefusedException ex) {
+			throw ex;
 		}
 		catch (InvalidEndpointRequestException ex) {
 			return badRequest(ex.getMessage());

@@ -1,7 +1,11 @@
 package dev.degradation.actuate;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -9,7 +13,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.FallbackCounts;
+import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.engine.ShedCauseKind;
+import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Route;
 import dev.degradation.monitor.DependencyState;
@@ -54,45 +60,78 @@ public class DegradationMeterBinder implements MeterBinder {
 		FunctionCounter.builder("degradation.level.changes", this.engine, DegradationEngine::levelChanges)
 			.description("Changes of the active shed level")
 			.register(registry);
-		bindFallbacks(registry);
-		for (Dependency dependency : this.engine.manifest().dependencies()) {
-			bindDependency(registry, dependency.name());
-		}
+		ManifestMeters manifestMeters = new ManifestMeters(registry);
+		manifestMeters.bind(this.engine.manifest());
+		this.engine.addListener(manifestMeters);
 		this.engine.addListener(new ProbeTimers(registry));
 	}
 
-	private void bindFallbacks(MeterRegistry registry) {
+	/**
+	 * The meters of one manifest's routes and dependencies, bound again for the new manifest after
+	 * a reload so that tags always name what the active manifest declares.
+	 */
+	private final class ManifestMeters implements DegradationListener {
+
+		private final MeterRegistry registry;
+
+		private final List<Meter> meters = new ArrayList<>();
+
+		ManifestMeters(MeterRegistry registry) {
+			this.registry = registry;
+		}
+
+		synchronized void bind(DegradationManifest manifest) {
+			this.meters.forEach(this.registry::remove);
+			this.meters.clear();
+			this.meters.addAll(bindFallbacks(this.registry, manifest));
+			for (Dependency dependency : manifest.dependencies()) {
+				this.meters.addAll(bindDependency(this.registry, dependency.name()));
+			}
+		}
+
+		@Override
+		public void manifestReplaced(ManifestReplaced replaced) {
+			bind(replaced.manifest());
+		}
+
+	}
+
+	private List<Meter> bindFallbacks(MeterRegistry registry, DegradationManifest manifest) {
+		List<Meter> meters = new ArrayList<>();
 		FallbackCounts counts = this.engine.fallbackCounts();
 		int index = 0;
-		for (Route route : this.engine.manifest().routes()) {
+		for (Route route : manifest.routes()) {
 			int routeIndex = index++;
 			for (ShedCauseKind cause : ShedCauseKind.values()) {
-				FunctionCounter.builder("degradation.fallbacks", counts, (c) -> c.count(routeIndex, cause))
+				meters.add(FunctionCounter.builder("degradation.fallbacks", counts, (c) -> c.count(routeIndex, cause))
 					.description("Requests answered by a route's fallback, by why the route was shed")
 					.tag("tier", route.tier())
 					.tag("method", route.method())
 					.tag("route", route.path())
 					.tag("fallback", route.fallback().kind())
 					.tag("cause", cause.tag())
-					.register(registry);
+					.register(registry));
 			}
 		}
+		return meters;
 	}
 
-	private void bindDependency(MeterRegistry registry, String name) {
+	private List<Meter> bindDependency(MeterRegistry registry, String name) {
+		List<Meter> meters = new ArrayList<>();
 		for (DependencyState state : DependencyState.values()) {
-			Gauge.builder("degradation.dependency.state", this.engine,
+			meters.add(Gauge.builder("degradation.dependency.state", this.engine,
 					(engine) -> (engine.dependency(name).state() == state) ? 1 : 0)
 				.description("1 when the dependency is in this state, 0 otherwise")
 				.tag("dependency", name)
 				.tag("state", state.name().toLowerCase(java.util.Locale.ROOT))
-				.register(registry);
+				.register(registry));
 		}
-		Gauge.builder("degradation.dependency.error.rate", this.engine,
+		meters.add(Gauge.builder("degradation.dependency.error.rate", this.engine,
 				(engine) -> engine.dependency(name).errorRate())
 			.description("Error rate of the dependency's probes over its window, from 0 to 1")
 			.tag("dependency", name)
-			.register(registry);
+			.register(registry));
+		return meters;
 	}
 
 	/**

@@ -81,15 +81,38 @@ public final class DegradationAutoConfiguration {
 			if (!resource.exists()) {
 				throw new ManifestNotFoundException(location.location());
 			}
-			ManifestLoader loader = ManifestLoader.standard()
-				.withPlaceholderResolver(environment::resolveRequiredPlaceholders)
-				.withReservedBasePath(actuatorBasePath(environment));
 			try (InputStream input = resource.getInputStream()) {
-				return loader.load(location.resourceLocation(), input);
+				return ManifestReloader.loader(environment).load(location.resourceLocation(), input);
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException("Could not read degradation manifest '" + location.location() + "'", ex);
 			}
+		}
+
+		/**
+		 * The manifest is reloaded from its location on request and on a configuration refresh;
+		 * a manifest given as a bean has no location to be reloaded from.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		@Conditional(OnManifestCondition.class)
+		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
+				DegradationEngine engine, ObjectProvider<FilterRegistrationBean<?>> filters) {
+			ManifestLocation location = ManifestLocation.of(environment);
+			byte[] content;
+			try (InputStream input = location.resolve(resourceLoader).getInputStream()) {
+				content = input.readAllBytes();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("Could not read degradation manifest '" + location.location() + "'", ex);
+			}
+			DegradationFilter filter = filters.orderedStream()
+				.map(FilterRegistrationBean::getFilter)
+				.filter(DegradationFilter.class::isInstance)
+				.map(DegradationFilter.class::cast)
+				.findFirst()
+				.orElse(null);
+			return new ManifestReloader(resourceLoader, environment, engine, filter, location.location(), content);
 		}
 
 		@Bean
@@ -137,15 +160,18 @@ public final class DegradationAutoConfiguration {
 		}
 
 		/**
-		 * A Spring Cloud refresh (Config Server, Kubernetes config) re-applies the switches.
+		 * A Spring Cloud refresh (Config Server, Kubernetes config) reloads the manifest when its
+		 * location or its file changed, then re-applies the switches to it.
 		 */
 		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnClass(name = ENVIRONMENT_CHANGE_EVENT_CLASS)
-		static class SwitchRefreshConfiguration {
+		static class RefreshConfiguration {
 
 			@Bean
-			ApplicationListener<EnvironmentChangeEvent> degradationSwitchRefresh(DegradationSwitches switches) {
+			ApplicationListener<EnvironmentChangeEvent> degradationRefresh(ObjectProvider<ManifestReloader> reloader,
+					DegradationSwitches switches) {
 				return (event) -> {
+					reloader.ifAvailable(ManifestReloader::reloadIfChanged);
 					if (event.getKeys().stream().anyMatch((key) -> key.startsWith(DegradationSwitches.PREFIX))) {
 						switches.reapply();
 					}
@@ -258,10 +284,7 @@ public final class DegradationAutoConfiguration {
 		}
 
 		private static @Nullable String actuatorBasePath(Environment environment) {
-			if (!ClassUtils.isPresent(ACTUATOR_ENDPOINT_CLASS, DegradationAutoConfiguration.class.getClassLoader())) {
-				return null;
-			}
-			return environment.getProperty("management.endpoints.web.base-path", "/actuator");
+			return ManifestReloader.actuatorBasePath(environment);
 		}
 
 	}

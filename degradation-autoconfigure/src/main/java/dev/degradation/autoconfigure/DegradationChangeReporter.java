@@ -7,6 +7,7 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.LevelChange;
+import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.engine.ShedChange;
 import dev.degradation.monitor.DependencyStateChange;
 
@@ -47,6 +48,11 @@ public class DegradationChangeReporter implements DegradationListener {
 					+ (change.restored().isEmpty() ? "" : " restored " + String.join(", ", change.restored())));
 		}
 		this.publisher.publishEvent(new DegradationShedChangedEvent(this, change));
+	}
+
+	@Override
+	public void manifestReplaced(ManifestReplaced replaced) {
+		this.publisher.publishEvent(new DegradationManifestReplacedEvent(this, replaced));
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package dev.degradation.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
+import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
 
@@ -35,8 +37,15 @@ public final class DegradationEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationProperties properties) {
-		return new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl());
+	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationProperties properties,
+			ObjectProvider<ManifestReloader> reloader) {
+		ManifestReloader manifestReloader = reloader.getIfAvailable();
+		ManifestReload reload = (manifestReloader != null) ? (by) -> {
+			ManifestReloader.Outcome outcome = manifestReloader.reload(by);
+			return new ManifestReload.Result(outcome.status() == ManifestReloader.Outcome.Status.RELOADED,
+					outcome.location(), outcome.problems(), outcome.reason());
+		} : null;
+		return new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload);
 	}
 
 	@Bean

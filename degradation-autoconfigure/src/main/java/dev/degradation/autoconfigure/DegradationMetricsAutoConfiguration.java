@@ -1,5 +1,6 @@
 package dev.degradation.autoconfigure;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationFilter;
 
@@ -28,6 +29,21 @@ public final class DegradationMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	DegradationMeterBinder degradationMeterBinder(DegradationEngine engine) {
 		return new DegradationMeterBinder(engine);
+	}
+
+	@Bean
+	@ConditionalOnBean(ManifestReloader.class)
+	MeterBinder degradationManifestReloadMeters(ManifestReloader reloader) {
+		return (registry) -> {
+			FunctionCounter.builder("degradation.manifest.reloads", reloader, ManifestReloader::reloads)
+				.description("Manifest reloads, by outcome")
+				.tag("outcome", "reloaded")
+				.register(registry);
+			FunctionCounter.builder("degradation.manifest.reloads", reloader, ManifestReloader::refusals)
+				.description("Manifest reloads, by outcome")
+				.tag("outcome", "refused")
+				.register(registry);
+		};
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,6 +1,8 @@
 package dev.degradation.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.NoSuchElementException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -10,9 +12,12 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.DegradationListener;
+import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.monitor.DependencyProbes;
 import dev.degradation.monitor.HealthProbe;
+import dev.degradation.monitor.ProbeResult;
 
 /**
  * Runs the dependency probes for as long as the application is up: they start once the
@@ -21,7 +26,8 @@ import dev.degradation.monitor.HealthProbe;
  * before the beans they use are destroyed. After {@link #stop()} no probe runs and no probe thread
  * is left.
  */
-public class DependencyProbing implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent> {
+public class DependencyProbing
+		implements SmartLifecycle, ApplicationListener<ApplicationReadyEvent>, DegradationListener {
 
 	private static final Log logger = LogFactory.getLog(DependencyProbing.class);
 
@@ -29,9 +35,9 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 
 	private final HealthProbe probe;
 
-	private final DependencyProbes probes;
+	private DependencyProbes probes;
 
-	private final Duration stopTimeout;
+	private Duration stopTimeout;
 
 	private boolean running;
 
@@ -45,11 +51,49 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	public DependencyProbing(DegradationEngine engine, HealthProbe probe) {
 		this.engine = engine;
 		this.probe = probe;
-		this.probes = new DependencyProbes(engine.manifest().dependencies(), this.probe,
-				(dependency, result) -> engine.recordProbe(dependency.name(), result), this.probe::abortAll);
-		this.stopTimeout = engine.manifest()
-			.dependencies()
-			.stream()
+		this.probes = probes(engine.manifest().dependencies());
+		this.stopTimeout = stopTimeout(engine.manifest().dependencies());
+	}
+
+	/**
+	 * A reloaded manifest is probed from then on: the probes of the previous one stop and those
+	 * of the new one start, each dependency with its own schedule (what the engine knows of an
+	 * unchanged dependency is kept).
+	 */
+	@Override
+	public synchronized void manifestReplaced(ManifestReplaced replaced) {
+		boolean wasProbing = this.probes.isRunning();
+		if (!this.probes.stop(this.stopTimeout)) {
+			logger.warn("Dependency probes did not stop within " + this.stopTimeout.toMillis() + " ms");
+		}
+		List<Dependency> dependencies = replaced.manifest().dependencies();
+		this.probes = probes(dependencies);
+		this.stopTimeout = stopTimeout(dependencies);
+		if (wasProbing) {
+			startProbesIfRunningAndReady();
+		}
+	}
+
+	private DependencyProbes probes(List<Dependency> dependencies) {
+		return new DependencyProbes(dependencies, this.probe,
+				(dependency, result) -> recordProbe(dependency, result), this.probe::abortAll);
+	}
+
+	/**
+	 * A probe that finishes just after a reload may name a dependency the new manifest no longer
+	 * declares; its result is dropped.
+	 */
+	private void recordProbe(Dependency dependency, ProbeResult result) {
+		try {
+			this.engine.recordProbe(dependency.name(), result);
+		}
+		catch (NoSuchElementException ex) {
+			logger.debug("Dropped the probe of '" + dependency.name() + "', which the manifest no longer declares");
+		}
+	}
+
+	private static Duration stopTimeout(List<Dependency> dependencies) {
+		return dependencies.stream()
 			.map((dependency) -> dependency.healthCheck().timeout())
 			.max(Duration::compareTo)
 			.orElse(Duration.ZERO)
@@ -99,7 +143,7 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	 * Return the prefix of the names of the probe threads, as seen in thread dumps.
 	 * @return the prefix
 	 */
-	public String threadNamePrefix() {
+	public synchronized String threadNamePrefix() {
 		return this.probes.threadNamePrefix();
 	}
 
@@ -107,7 +151,7 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	 * Return whether probes are being run now.
 	 * @return whether probing has started and not stopped
 	 */
-	public boolean isProbing() {
+	public synchronized boolean isProbing() {
 		return this.probes.isRunning();
 	}
 

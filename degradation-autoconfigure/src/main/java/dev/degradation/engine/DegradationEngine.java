@@ -39,11 +39,7 @@ import dev.degradation.monitor.ProbeResult;
  */
 public final class DegradationEngine {
 
-	private final DegradationManifest manifest;
-
 	private final Clock clock;
-
-	private final FallbackCounts fallbackCounts;
 
 	private final DependencySignal dependencies;
 
@@ -51,9 +47,8 @@ public final class DegradationEngine {
 
 	private final List<ShedSignal> signals;
 
-	private final List<Route> routes;
-
-	private final int[] routePriorities;
+	/** What the engine knows of its manifest; replaced whole, under the lock, on a reload. */
+	private volatile Layout layout;
 
 	private final List<DegradationListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -85,17 +80,8 @@ public final class DegradationEngine {
 	 */
 	public DegradationEngine(DegradationManifest manifest, Clock clock, List<? extends ShedSignal> signals,
 			Executor notifier) {
-		this.manifest = manifest;
 		this.clock = clock;
-		this.routes = manifest.routes();
-		this.fallbackCounts = new FallbackCounts(this.routes.size());
-		this.routePriorities = new int[this.routes.size()];
-		int index = 0;
-		for (Tier tier : manifest.tiers()) {
-			for (int i = 0; i < tier.routes().size(); i++) {
-				this.routePriorities[index++] = tier.priority();
-			}
-		}
+		this.layout = new Layout(manifest);
 		this.dependencies = new DependencySignal(manifest, clock);
 		this.simulation = new SimulationSignal(manifest.maxPriority());
 		List<ShedSignal> all = new ArrayList<>();
@@ -111,7 +97,7 @@ public final class DegradationEngine {
 		this.signals = List.copyOf(all);
 		this.notifications = new Notifications(this.listeners, notifier);
 		this.state = new DegradationState(0, 0, Simulation.OFF, List.of(), clock.instant(), "started", Map.of(),
-				new String[this.routes.size()], false);
+				new String[this.layout.routes.size()], false, this.layout.manifest, this.layout.fallbackCounts);
 	}
 
 	/**
@@ -127,7 +113,7 @@ public final class DegradationEngine {
 	 * @return the manifest
 	 */
 	public DegradationManifest manifest() {
-		return this.manifest;
+		return this.layout.manifest;
 	}
 
 	/**
@@ -139,11 +125,12 @@ public final class DegradationEngine {
 	}
 
 	/**
-	 * Return the per-route fallback counts.
+	 * Return the per-route fallback counts of the current manifest (the request path counts in
+	 * those of the state it read, {@link DegradationState#fallbackCounts()}).
 	 * @return the counts
 	 */
 	public FallbackCounts fallbackCounts() {
-		return this.fallbackCounts;
+		return this.layout.fallbackCounts;
 	}
 
 	/**
@@ -296,6 +283,28 @@ public final class DegradationEngine {
 	}
 
 	/**
+	 * Replace the manifest, atomically: the next state is derived from the new manifest's routes
+	 * and tiers, and requests see either the old state or the new one, never a mix. What is known
+	 * of a dependency that is unchanged (same name, health URL and health check) is kept; every
+	 * signal is told of the new manifest ({@link ShedSignal#manifestChanged}), switches are
+	 * re-applied, and a simulation beyond the new highest priority ends. Listeners are told with
+	 * {@link DegradationListener#manifestReplaced}. Fallback counts start again for the new routes.
+	 * @param manifest the new manifest, already validated
+	 * @return the state after
+	 */
+	public DegradationState replace(DegradationManifest manifest) {
+		DegradationManifest[] previous = new DegradationManifest[1];
+		DegradationState after = change(() -> {
+			previous[0] = this.layout.manifest;
+			this.layout = new Layout(manifest);
+			this.signals.forEach((signal) -> signal.manifestChanged(manifest));
+			ManifestReplaced replaced = new ManifestReplaced(previous[0], manifest, this.clock.instant());
+			this.notifications.add((listener) -> listener.manifestReplaced(replaced));
+		});
+		return after;
+	}
+
+	/**
 	 * Make a change under the lock, derive the state again, and tell the listeners once the lock
 	 * is released.
 	 */
@@ -344,10 +353,11 @@ public final class DegradationEngine {
 		}
 		int level = (exact != null) ? exact.level() : computed;
 		String levelCause = (exact != null) ? exact.levelCause() : computedCause;
-		String[] causes = new String[this.routes.size()];
+		Layout layout = this.layout;
+		String[] causes = new String[layout.routes.size()];
 		boolean shedsAnything = false;
 		for (int route = 0; route < causes.length; route++) {
-			if (this.routePriorities[route] <= level) {
+			if (layout.priorities[route] <= level) {
 				causes[route] = levelCause;
 			}
 		}
@@ -366,8 +376,10 @@ public final class DegradationEngine {
 		boolean levelChanged = previous.level() != level;
 		String reason = levelChanged ? levelReason(previous, exact, computed, computedReason) : previous.reason();
 		DegradationState next = new DegradationState(level, computed, this.simulation.simulation(),
-				shedTiers(level), levelChanged ? now : previous.changedAt(), reason, demands, causes, shedsAnything);
-		if (!levelChanged && next.shedsSameRoutes(previous) && next.demands().equals(previous.demands())
+				shedTiers(level), levelChanged ? now : previous.changedAt(), reason, demands, causes, shedsAnything,
+				layout.manifest, layout.fallbackCounts);
+		if (previous.manifest() == next.manifest() && !levelChanged && next.shedsSameRoutes(previous)
+				&& next.demands().equals(previous.demands())
 				&& next.simulation().equals(previous.simulation()) && next.computedLevel() == previous.computedLevel()) {
 			return previous;
 		}
@@ -377,7 +389,7 @@ public final class DegradationEngine {
 			LevelChange change = new LevelChange(previous.level(), level, next.shedTiers(), reason, now);
 			this.notifications.add((listener) -> listener.levelChanged(change));
 		}
-		if (!next.shedsSameRoutes(previous)) {
+		if (previous.manifest() == next.manifest() && !next.shedsSameRoutes(previous)) {
 			ShedChange change = shedChange(previous, next, now);
 			this.notifications.add((listener) -> listener.shedChanged(change));
 		}
@@ -399,14 +411,15 @@ public final class DegradationEngine {
 	private ShedChange shedChange(DegradationState previous, DegradationState next, Instant now) {
 		List<String> shed = new ArrayList<>();
 		List<String> restored = new ArrayList<>();
-		for (int route = 0; route < this.routes.size(); route++) {
+		List<Route> routes = this.layout.routes;
+		for (int route = 0; route < routes.size(); route++) {
 			String before = previous.shedCause(route);
 			String after = next.shedCause(route);
 			if (after != null && !after.equals(before)) {
-				shed.add(this.routes.get(route) + " (" + after + ")");
+				shed.add(routes.get(route) + " (" + after + ")");
 			}
 			else if (after == null && before != null) {
-				restored.add(this.routes.get(route).toString());
+				restored.add(routes.get(route).toString());
 			}
 		}
 		return new ShedChange(shed, restored, now);
@@ -420,12 +433,41 @@ public final class DegradationEngine {
 
 	private List<String> shedTiers(int level) {
 		List<String> names = new ArrayList<>();
-		for (Tier tier : this.manifest.tiers()) {
+		for (Tier tier : this.layout.manifest.tiers()) {
 			if (tier.priority() <= level) {
 				names.add(tier.name());
 			}
 		}
 		return names;
+	}
+
+	/**
+	 * The manifest with what the engine derives from it once: its routes in shed order, each
+	 * route's tier priority, and the routes' fallback counts.
+	 */
+	private static final class Layout {
+
+		private final DegradationManifest manifest;
+
+		private final List<Route> routes;
+
+		private final int[] priorities;
+
+		private final FallbackCounts fallbackCounts;
+
+		Layout(DegradationManifest manifest) {
+			this.manifest = manifest;
+			this.routes = manifest.routes();
+			this.priorities = new int[this.routes.size()];
+			int index = 0;
+			for (Tier tier : manifest.tiers()) {
+				for (int i = 0; i < tier.routes().size(); i++) {
+					this.priorities[index++] = tier.priority();
+				}
+			}
+			this.fallbackCounts = new FallbackCounts(this.routes.size());
+		}
+
 	}
 
 }

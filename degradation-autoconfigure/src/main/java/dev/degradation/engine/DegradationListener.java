@@ -26,6 +26,13 @@ public interface DegradationListener {
 	}
 
 	/**
+	 * Called once for each manifest the engine replaced its own with (a reload).
+	 * @param replaced the change
+	 */
+	default void manifestReplaced(ManifestReplaced replaced) {
+	}
+
+	/**
 	 * Called once for each change of a dependency's effective state.
 	 * @param change the change
 	 */

@@ -9,6 +9,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.degradation.manifest.DegradationManifest;
+
 /**
  * An immutable snapshot of what the service sheds right now, and why. A new snapshot replaces the
  * old one on every change; readers never see a half-made change. The request path asks it one
@@ -38,8 +40,15 @@ public final class DegradationState {
 
 	private final boolean shedsAnything;
 
+	private final DegradationManifest manifest;
+
+	private final FallbackCounts fallbackCounts;
+
 	DegradationState(int level, int computedLevel, Simulation simulation, List<String> shedTiers, Instant changedAt,
-			String reason, Map<String, ShedDemand> demands, @Nullable String[] shedCauses, boolean shedsAnything) {
+			String reason, Map<String, ShedDemand> demands, @Nullable String[] shedCauses, boolean shedsAnything,
+			DegradationManifest manifest, FallbackCounts fallbackCounts) {
+		this.manifest = manifest;
+		this.fallbackCounts = fallbackCounts;
 		this.level = level;
 		this.computedLevel = computedLevel;
 		this.simulation = simulation;
@@ -54,6 +63,24 @@ public final class DegradationState {
 			this.shedKinds[route] = (cause != null) ? ShedCauseKind.of(cause) : ShedCauseKind.LEVEL;
 		}
 		this.shedsAnything = shedsAnything;
+	}
+
+	/**
+	 * Return the manifest this state was derived from: route indices in this state are indices in
+	 * its {@code routes()}. After a reload, a request that read the previous state keeps using the
+	 * previous manifest's routes, so that it never mixes the two.
+	 * @return the manifest
+	 */
+	public DegradationManifest manifest() {
+		return this.manifest;
+	}
+
+	/**
+	 * Return the fallback counts of this state's manifest, where the request path counts.
+	 * @return the counts
+	 */
+	public FallbackCounts fallbackCounts() {
+		return this.fallbackCounts;
 	}
 
 	/**

@@ -47,21 +47,21 @@ public final class DependencySignal implements ShedSignal {
 
 	private final Clock clock;
 
-	private final ShedScope scope;
+	private ShedScope scope;
 
-	private final Duration hysteresis;
+	private Duration hysteresis;
 
-	private final Map<String, DependencyMonitor> monitors = new LinkedHashMap<>();
+	private Map<String, DependencyMonitor> monitors = new LinkedHashMap<>();
 
 	/** The routes that require each dependency, by index in the manifest's routes. */
-	private final Map<String, List<Integer>> routesRequiring = new LinkedHashMap<>();
+	private Map<String, List<Integer>> routesRequiring = new LinkedHashMap<>();
 
-	private final Map<String, Integer> levelRequiredWhenFailed = new LinkedHashMap<>();
+	private Map<String, Integer> levelRequiredWhenFailed = new LinkedHashMap<>();
 
 	/** The dependencies that shed their routes now, with when they started to. */
 	private final Map<String, Instant> shedding = new LinkedHashMap<>();
 
-	private final LevelHysteresis level;
+	private LevelHysteresis level;
 
 	/**
 	 * Create the signal with every dependency unknown.
@@ -72,9 +72,38 @@ public final class DependencySignal implements ShedSignal {
 		this.clock = clock;
 		this.scope = manifest.defaults().failedDependencySheds();
 		this.hysteresis = manifest.defaults().hysteresis();
+		this.level = layOut(manifest, Map.of());
+	}
+
+	/**
+	 * Keep what is known of every dependency the new manifest declares unchanged (same name,
+	 * health URL and health check): its window, its state, its forcing and whether it sheds. A
+	 * dependency that is new or changed starts unknown.
+	 */
+	@Override
+	public synchronized void manifestChanged(DegradationManifest manifest) {
+		Map<String, DependencyMonitor> kept = new LinkedHashMap<>();
 		for (Dependency dependency : manifest.dependencies()) {
-			this.monitors.put(dependency.name(), new DependencyMonitor(dependency, clock));
-			this.routesRequiring.put(dependency.name(), new ArrayList<>());
+			DependencyMonitor monitor = this.monitors.get(dependency.name());
+			if (monitor != null && monitor.dependency().healthUrl().equals(dependency.healthUrl())
+					&& monitor.dependency().healthCheck().equals(dependency.healthCheck())) {
+				kept.put(dependency.name(), monitor);
+			}
+		}
+		this.shedding.keySet().retainAll(kept.keySet());
+		this.scope = manifest.defaults().failedDependencySheds();
+		this.hysteresis = manifest.defaults().hysteresis();
+		this.level = layOut(manifest, kept);
+	}
+
+	private LevelHysteresis layOut(DegradationManifest manifest, Map<String, DependencyMonitor> kept) {
+		Map<String, DependencyMonitor> monitors = new LinkedHashMap<>();
+		Map<String, List<Integer>> routesRequiring = new LinkedHashMap<>();
+		Map<String, Integer> levelRequiredWhenFailed = new LinkedHashMap<>();
+		for (Dependency dependency : manifest.dependencies()) {
+			DependencyMonitor monitor = kept.get(dependency.name());
+			monitors.put(dependency.name(), (monitor != null) ? monitor : new DependencyMonitor(dependency, this.clock));
+			routesRequiring.put(dependency.name(), new ArrayList<>());
 		}
 		List<Integer> priorities = new ArrayList<>();
 		int index = 0;
@@ -82,13 +111,16 @@ public final class DependencySignal implements ShedSignal {
 			priorities.add(tier.priority());
 			for (Route route : tier.routes()) {
 				for (String dependency : route.requires()) {
-					this.routesRequiring.get(dependency).add(index);
-					this.levelRequiredWhenFailed.merge(dependency, tier.priority(), Math::max);
+					routesRequiring.get(dependency).add(index);
+					levelRequiredWhenFailed.merge(dependency, tier.priority(), Math::max);
 				}
 				index++;
 			}
 		}
-		this.level = new LevelHysteresis(priorities, this.hysteresis, clock.instant(),
+		this.monitors = monitors;
+		this.routesRequiring = routesRequiring;
+		this.levelRequiredWhenFailed = levelRequiredWhenFailed;
+		return new LevelHysteresis(priorities, this.hysteresis, this.clock.instant(),
 				"no failed dependency is required");
 	}
 
@@ -206,7 +238,7 @@ public final class DependencySignal implements ShedSignal {
 	 * @return the status
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
-	public DependencyStatus status(String dependency) {
+	public synchronized DependencyStatus status(String dependency) {
 		return monitor(dependency).status();
 	}
 
@@ -214,7 +246,7 @@ public final class DependencySignal implements ShedSignal {
 	 * Return the status of every dependency, in manifest order.
 	 * @return the statuses
 	 */
-	public List<DependencyStatus> statuses() {
+	public synchronized List<DependencyStatus> statuses() {
 		return this.monitors.values().stream().map(DependencyMonitor::status).toList();
 	}
 

@@ -2,6 +2,8 @@ package dev.degradation.engine;
 
 import java.time.Instant;
 
+import dev.degradation.manifest.DegradationManifest;
+
 /**
  * One source of shedding: failed dependencies, simulation, and later overload, breakers and
  * operator switches. A signal says what it demands at an instant and why; the
@@ -35,6 +37,15 @@ public interface ShedSignal {
 	 * engine's lock by {@link DegradationEngine#reset()}.
 	 */
 	default void reset() {
+	}
+
+	/**
+	 * Take a new manifest into account (a reload): route indices in later demands are indices in
+	 * the new manifest's routes. Called under the engine's lock, before the engine asks for the
+	 * next demand.
+	 * @param manifest the new manifest
+	 */
+	default void manifestChanged(DegradationManifest manifest) {
 	}
 
 }

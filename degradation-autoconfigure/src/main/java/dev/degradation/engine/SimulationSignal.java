@@ -8,6 +8,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.degradation.manifest.DegradationManifest;
+
 /**
  * Simulation, for CI and drills: while on, the active level is exactly the simulated one, whatever
  * other signals demand as a level (routes they demand are still shed, so that forcing a
@@ -19,7 +21,7 @@ public final class SimulationSignal implements ShedSignal {
 	/** The name of this signal. */
 	public static final String NAME = "simulation";
 
-	private final int maxLevel;
+	private volatile int maxLevel;
 
 	private static final Log logger = LogFactory.getLog(SimulationSignal.class);
 
@@ -104,6 +106,20 @@ public final class SimulationSignal implements ShedSignal {
 	@Override
 	public void reset() {
 		stop();
+	}
+
+	/**
+	 * A simulation beyond the new manifest's highest priority ends, since its level would mean
+	 * nothing there; one within it goes on.
+	 */
+	@Override
+	public synchronized void manifestChanged(DegradationManifest manifest) {
+		this.maxLevel = manifest.maxPriority();
+		if (this.simulation.enabled() && this.simulation.level() > this.maxLevel) {
+			logger.info("Simulation at level " + this.simulation.level() + " ended: the new manifest's highest "
+					+ "priority is " + this.maxLevel);
+			stop();
+		}
 	}
 
 	/**

@@ -36,7 +36,7 @@ public final class SwitchSignal implements ShedSignal {
 	private static final Log logger = LogFactory.getLog(SwitchSignal.class);
 
 	/** The routes of each switch name, by index in the manifest's routes. */
-	private final Map<String, List<Integer>> targets = new LinkedHashMap<>();
+	private Map<String, List<Integer>> targets = new LinkedHashMap<>();
 
 	private Map<String, SwitchState> configured = Map.of();
 
@@ -47,22 +47,54 @@ public final class SwitchSignal implements ShedSignal {
 	 * @param manifest the manifest whose tiers (and named routes) can be switched
 	 */
 	public SwitchSignal(DegradationManifest manifest) {
+		this.targets = targets(manifest);
+	}
+
+	/**
+	 * A configured switch or an override that names nothing in the new manifest is reported once
+	 * and left out, never fatal: the configuration may be updated after the manifest.
+	 */
+	@Override
+	public synchronized void manifestChanged(DegradationManifest manifest) {
+		this.targets = targets(manifest);
+		Set<String> unknown = new TreeSet<>(this.configured.keySet());
+		unknown.removeAll(this.targets.keySet());
+		if (!unknown.isEmpty()) {
+			logger.warn("Configured switches that name nothing in the new manifest are ignored: "
+					+ String.join(", ", unknown) + "; the switches are: " + String.join(", ", this.targets.keySet()));
+			Map<String, SwitchState> configured = new LinkedHashMap<>(this.configured);
+			configured.keySet().removeAll(unknown);
+			this.configured = Map.copyOf(configured);
+		}
+		for (Iterator<SwitchOverride> iterator = this.overrides.values().iterator(); iterator.hasNext();) {
+			SwitchOverride override = iterator.next();
+			if (!this.targets.containsKey(override.name())) {
+				iterator.remove();
+				logger.warn("Switch override '" + override.name() + "' set by " + override.by()
+						+ " ended: the new manifest has no tier or route of that name");
+			}
+		}
+	}
+
+	private static Map<String, List<Integer>> targets(DegradationManifest manifest) {
+		Map<String, List<Integer>> targets = new LinkedHashMap<>();
 		int index = 0;
 		for (Tier tier : manifest.tiers()) {
 			List<Integer> routes = new ArrayList<>();
 			for (Route route : tier.routes()) {
 				routes.add(index++);
 			}
-			this.targets.put(tier.name(), List.copyOf(routes));
+			targets.put(tier.name(), List.copyOf(routes));
 		}
 		List<Route> routes = manifest.routes();
 		for (int route = 0; route < routes.size(); route++) {
 			String name = routes.get(route).name();
 			if (name != null) {
 				// The manifest refuses a route name that is a tier's or another route's.
-				this.targets.putIfAbsent(name, List.of(route));
+				targets.putIfAbsent(name, List.of(route));
 			}
 		}
+		return targets;
 	}
 
 	@Override
@@ -74,7 +106,7 @@ public final class SwitchSignal implements ShedSignal {
 	 * Return the names that can be switched: every tier, and every route with a name.
 	 * @return the names, in manifest order
 	 */
-	public Set<String> names() {
+	public synchronized Set<String> names() {
 		return Collections.unmodifiableSet(this.targets.keySet());
 	}
 

@@ -20,6 +20,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
+import dev.degradation.manifest.DegradationManifest;
 
 /**
  * Answers a request with its route's fallback when the route is shed (by the level, or on its own
@@ -50,7 +51,11 @@ public class DegradationFilter implements Filter {
 
 	private final DegradationEngine engine;
 
-	private final RouteTable routes;
+	/**
+	 * The table of the current manifest and of the one before it: during a reload a request may
+	 * still read the previous state, and it must then look its route up in the previous table.
+	 */
+	private volatile Tables tables;
 
 	private final @Nullable PathPattern reserved;
 
@@ -77,7 +82,7 @@ public class DegradationFilter implements Filter {
 	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath,
 			boolean levelOnEveryAnswer) {
 		this.engine = engine;
-		this.routes = routes;
+		this.tables = new Tables(routes, routes);
 		this.reserved = (reservedBasePath != null && !reservedBasePath.isEmpty() && !reservedBasePath.equals("/"))
 				? PathPatternParser.defaultInstance.parse(reservedBasePath + "/**") : null;
 		this.levelOnEveryAnswer = levelOnEveryAnswer;
@@ -90,7 +95,7 @@ public class DegradationFilter implements Filter {
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
 		if (state.shedsAnything()) {
 			HttpServletRequest httpRequest = (HttpServletRequest) request;
-			ShedRoute route = shedRoute(httpRequest);
+			ShedRoute route = shedRoute(httpRequest, this.tables.of(state.manifest()));
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
 				shed(httpRequest, httpResponse, route, state, cause);
@@ -111,11 +116,24 @@ public class DegradationFilter implements Filter {
 		ServerHttpObservationFilter.findObservationContext(request)
 			.ifPresent((context) -> context.setPathPattern(route.route().path()));
 		route.writer().write(response, state, cause);
-		this.engine.fallbackCounts().record(route.index(), state.shedKind(route.index()));
+		state.fallbackCounts().record(route.index(), state.shedKind(route.index()));
 	}
 
-	private @Nullable ShedRoute shedRoute(HttpServletRequest request) {
-		RouteIndex routes = this.routes.index(request.getMethod());
+	/**
+	 * Make a table the current one, keeping the current one as the previous: called before the
+	 * engine replaces its manifest with the table's, so that every state a request can read has
+	 * its table.
+	 * @param table the table of the manifest about to be active
+	 */
+	public void prepare(RouteTable table) {
+		this.tables = new Tables(table, this.tables.current());
+	}
+
+	private @Nullable ShedRoute shedRoute(HttpServletRequest request, @Nullable RouteTable table) {
+		if (table == null) {
+			return null;
+		}
+		RouteIndex routes = table.index(request.getMethod());
 		if (routes == null) {
 			// No route has this method: spare the request the parsing of its path.
 			return null;
@@ -136,6 +154,20 @@ public class DegradationFilter implements Filter {
 				ServletRequestPathUtils.clearParsedRequestPath(request);
 			}
 		}
+	}
+
+	/**
+	 * The current route table and the one before it.
+	 */
+	private record Tables(RouteTable current, RouteTable previous) {
+
+		@Nullable RouteTable of(DegradationManifest manifest) {
+			if (this.current.manifest() == manifest) {
+				return this.current;
+			}
+			return (this.previous.manifest() == manifest) ? this.previous : null;
+		}
+
 	}
 
 }

@@ -38,9 +38,20 @@ public final class RouteTable {
 
 	private final List<ShedRoute> routes;
 
-	private RouteTable(@Nullable RouteIndex[] routesByMethod, List<ShedRoute> routes) {
+	private final DegradationManifest manifest;
+
+	private RouteTable(@Nullable RouteIndex[] routesByMethod, List<ShedRoute> routes, DegradationManifest manifest) {
 		this.routesByMethod = routesByMethod;
 		this.routes = routes;
+		this.manifest = manifest;
+	}
+
+	/**
+	 * Return the manifest this table was compiled from.
+	 * @return the manifest
+	 */
+	public DegradationManifest manifest() {
+		return this.manifest;
 	}
 
 	/**
@@ -76,7 +87,7 @@ public final class RouteTable {
 			}
 			byMethod[slot] = indexed(candidates);
 		});
-		return new RouteTable(byMethod, List.copyOf(routes));
+		return new RouteTable(byMethod, List.copyOf(routes), manifest);
 	}
 
 	private static RouteIndex indexed(List<ShedRoute> routes) {

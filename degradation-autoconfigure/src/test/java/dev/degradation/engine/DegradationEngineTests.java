@@ -167,7 +167,7 @@ class DegradationEngineTests {
 	void levelHeaderIsTheLevelAsText() {
 		DegradationEngine engine = engine(Clock.systemUTC());
 		assertThat(engine.simulate(5).levelHeader()).isEqualTo("5");
-		assertThat(new DegradationState(12, 0, Simulation.OFF, List.of(), this.start, "", Map.of(), new String[0], true).levelHeader())
+		assertThat(new DegradationState(12, 0, Simulation.OFF, List.of(), this.start, "", Map.of(), new String[0], true, this.manifest, new FallbackCounts(0)).levelHeader())
 			.isEqualTo("12");
 	}
 

@@ -1,0 +1,215 @@
+package dev.degradation.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.InvalidManifestException;
+import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.manifest.ManifestProblem;
+import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.RouteTable;
+
+/**
+ * Loads the manifest from its configured location, at startup and again on request (the
+ * Actuator) or when the Environment changes (a Spring Cloud refresh), without a restart. A new
+ * manifest is validated whole and compiled before anything changes; then the filter's route table
+ * and the engine's manifest are swapped together, so that no request sees a half-built table. A
+ * manifest with any problem is refused with every positioned problem, and the active one stays
+ * whole. Reloads are serialized.
+ */
+public class ManifestReloader {
+
+	private static final Log logger = LogFactory.getLog(ManifestReloader.class);
+
+	private final ResourceLoader resourceLoader;
+
+	private final Environment environment;
+
+	private final DegradationEngine engine;
+
+	private final @Nullable DegradationFilter filter;
+
+	private final AtomicLong reloads = new AtomicLong();
+
+	private final AtomicLong refusals = new AtomicLong();
+
+	private String loadedLocation;
+
+	private byte[] loadedContent;
+
+	/**
+	 * Create a reloader of the manifest the engine was started with.
+	 * @param resourceLoader how the location is resolved
+	 * @param environment where the location and the placeholders come from
+	 * @param engine the engine whose manifest is replaced
+	 * @param filter the filter whose route table is replaced, or {@code null} without one
+	 * @param loadedLocation the location the active manifest was loaded from
+	 * @param loadedContent its bytes, to tell whether the file changed
+	 */
+	public ManifestReloader(ResourceLoader resourceLoader, Environment environment, DegradationEngine engine,
+			@Nullable DegradationFilter filter, String loadedLocation, byte[] loadedContent) {
+		this.resourceLoader = resourceLoader;
+		this.environment = environment;
+		this.engine = engine;
+		this.filter = filter;
+		this.loadedLocation = loadedLocation;
+		this.loadedContent = loadedContent;
+	}
+
+	/**
+	 * Load the manifest from the configured location and make it active.
+	 * @param by who asks, for the log line
+	 * @return what happened
+	 */
+	public synchronized Outcome reload(String by) {
+		return load(by, false);
+	}
+
+	/**
+	 * Reload only when the configured location or the file's content changed; called when the
+	 * Environment changes.
+	 * @return what happened
+	 */
+	public synchronized Outcome reloadIfChanged() {
+		return load("a configuration refresh", true);
+	}
+
+	/**
+	 * Return how many reloads made a manifest active.
+	 * @return the count since start
+	 */
+	public long reloads() {
+		return this.reloads.get();
+	}
+
+	/**
+	 * Return how many reloads were refused.
+	 * @return the count since start
+	 */
+	public long refusals() {
+		return this.refusals.get();
+	}
+
+	private Outcome load(String by, boolean onlyIfChanged) {
+		ManifestLocation location = ManifestLocation.of(this.environment);
+		byte[] content;
+		try {
+			content = read(location);
+		}
+		catch (IOException ex) {
+			return refused(by, location.location(), List.of(), "could not read it: " + ex.getMessage());
+		}
+		if (onlyIfChanged && location.location().equals(this.loadedLocation)
+				&& Arrays.equals(content, this.loadedContent)) {
+			return new Outcome(Outcome.Status.UNCHANGED, location.location(), List.of(), "");
+		}
+		DegradationManifest manifest;
+		RouteTable table;
+		try {
+			manifest = loader(this.environment).load(location.resourceLocation(), content);
+			table = RouteTable.compile(manifest);
+		}
+		catch (InvalidManifestException ex) {
+			return refused(by, location.location(), ex.getProblems(), ex.getProblems().size() + " problem"
+					+ ((ex.getProblems().size() == 1) ? "" : "s"));
+		}
+		catch (RuntimeException ex) {
+			return refused(by, location.location(), List.of(), ex.getMessage());
+		}
+		if (this.filter != null) {
+			this.filter.prepare(table);
+		}
+		this.engine.replace(manifest);
+		this.loadedLocation = location.location();
+		this.loadedContent = content;
+		this.reloads.incrementAndGet();
+		logger.info("Degradation manifest '" + manifest.source() + "' reloaded by " + by + ": "
+				+ manifest.dependencies().size() + " dependencies, " + manifest.tiers().size() + " tiers, "
+				+ manifest.routes().size() + " routes");
+		return new Outcome(Outcome.Status.RELOADED, location.location(), List.of(), "");
+	}
+
+	private Outcome refused(String by, String location, List<ManifestProblem> problems, String why) {
+		this.refusals.incrementAndGet();
+		StringBuilder message = new StringBuilder("Refused the degradation manifest '" + location + "' (reload by "
+				+ by + "): " + why + "; the active manifest stays");
+		problems.forEach((problem) -> message.append(System.lineSeparator()).append("    ").append(problem));
+		logger.warn(message);
+		return new Outcome(Outcome.Status.REFUSED, location, problems, why);
+	}
+
+	private byte[] read(ManifestLocation location) throws IOException {
+		Resource resource = location.resolve(this.resourceLoader);
+		if (!resource.exists()) {
+			throw new IOException("nothing at '" + location.location() + "'");
+		}
+		try (InputStream input = resource.getInputStream()) {
+			return input.readAllBytes();
+		}
+	}
+
+	/**
+	 * The loader the starter uses: placeholders from the Environment, the Actuator's base path
+	 * reserved.
+	 */
+	static ManifestLoader loader(Environment environment) {
+		return ManifestLoader.standard()
+			.withPlaceholderResolver(environment::resolveRequiredPlaceholders)
+			.withReservedBasePath(actuatorBasePath(environment));
+	}
+
+	static @Nullable String actuatorBasePath(Environment environment) {
+		if (!ClassUtils.isPresent(DegradationAutoConfiguration.ACTUATOR_ENDPOINT_CLASS,
+				ManifestReloader.class.getClassLoader())) {
+			return null;
+		}
+		return environment.getProperty("management.endpoints.web.base-path", "/actuator");
+	}
+
+	/**
+	 * What a reload did.
+	 *
+	 * @param status whether the manifest was reloaded, refused or unchanged
+	 * @param location the location it was loaded from
+	 * @param problems every problem of a refused manifest, with its position
+	 * @param reason why it was refused, empty otherwise
+	 */
+	public record Outcome(Status status, String location, List<ManifestProblem> problems, String reason) {
+
+		public Outcome {
+			problems = List.copyOf(problems);
+		}
+
+		/**
+		 * Whether a reload made a manifest active.
+		 */
+		public enum Status {
+
+			/** The new manifest is active. */
+			RELOADED,
+
+			/** The new manifest has problems; the active one stays. */
+			REFUSED,
+
+			/** Neither the location nor the file changed. */
+			UNCHANGED
+
+		}
+
+	}
+
+}
