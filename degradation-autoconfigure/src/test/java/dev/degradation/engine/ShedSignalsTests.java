@@ -295,6 +295,35 @@ class ShedSignalsTests {
 		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(levels).containsExactly(1, 2, 0));
 	}
 
+	@Test
+	void aNewManifestKeepsWhatIsKnownOfUnchangedDependencies() {
+		probe("recommendations", false, false, false);
+		this.engine.forceDependency("analytics", DependencyState.FAILED);
+		DegradationManifest next = ManifestLoader.standard().load("next.yaml", """
+				defaults:
+				  health_check_interval_ms: 1000
+				  window_seconds: 10
+				  min_samples: 3
+				  hysteresis_seconds: 90
+				dependencies:
+				  analytics: { health_url: "http://127.0.0.1:1/moved" }
+				  recommendations: { health_url: "http://127.0.0.1:1/recommendations" }
+				tiers:
+				  enhanced:
+				    priority: 1
+				    routes:
+				      - { path: /other, method: GET, fallback: drop }
+				      - { path: /recommendations, method: GET, fallback: drop, requires: [recommendations] }
+				""".getBytes(StandardCharsets.UTF_8));
+		DegradationState state = this.engine.replace(next);
+		assertThat(this.engine.dependency("recommendations").state()).isEqualTo(DependencyState.FAILED);
+		assertThat(this.engine.dependency("recommendations").samples()).isEqualTo(3);
+		assertThat(this.engine.dependency("analytics").state()).as("its health URL changed")
+			.isEqualTo(DependencyState.UNKNOWN);
+		assertThat(state.shedCause(0)).isNull();
+		assertThat(state.shedCause(1)).isEqualTo("dependency:recommendations");
+	}
+
 	private static List<String> causes(DegradationState state) {
 		List<String> causes = new ArrayList<>();
 		for (int route = 0; route < 4; route++) {

@@ -127,6 +127,29 @@ class SwitchSignalTests {
 		assertThat(this.engine.simulation().override()).isNull();
 	}
 
+	@Test
+	void aNewManifestKeepsTheSwitchesThatStillNameSomethingAndEndsASimulationBeyondIt() {
+		this.switches.configure(Map.of("enhanced", SwitchState.OFF, "recommendations", SwitchState.OFF));
+		this.switches.override("best-effort", SwitchState.OFF, null, "alice", START);
+		this.engine.simulate(2);
+		DegradationManifest next = ManifestLoader.standard().load("next.yaml", """
+				tiers:
+				  enhanced:
+				    priority: 1
+				    routes:
+				      - { path: /recommendations, method: GET, fallback: drop }
+				      - { path: /reviews, method: GET, fallback: drop }
+				""".getBytes(StandardCharsets.UTF_8));
+		DegradationState state = this.engine.replace(next);
+		assertThat(state.manifest()).isSameAs(next);
+		assertThat(state.simulation().enabled()).as("level 2 is beyond the new manifest").isFalse();
+		assertThat(this.switches.configured()).isEqualTo(Map.of("enhanced", SwitchState.OFF));
+		assertThat(this.switches.overrides()).isEmpty();
+		assertThat(state.shedCause(0)).isEqualTo("switch:enhanced");
+		assertThat(state.shedCause(1)).isEqualTo("switch:enhanced");
+		assertThat(this.engine.fallbackCounts().count(1)).isZero();
+	}
+
 	private static List<String> causes(DegradationState state) {
 		List<String> causes = new ArrayList<>();
 		for (int route = 0; route < 3; route++) {
