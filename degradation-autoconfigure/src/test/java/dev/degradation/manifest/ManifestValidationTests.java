@@ -957,7 +957,7 @@ class ManifestValidationTests {
 				        fallback: drop
 				        requries: [catalog]
 				""")).isEqualTo(problem(11, 9, "tiers.optional.routes[0].requries",
-				"unknown key 'requries'; did you mean 'requires'? (known keys: fallback, method, path, requires, "
+				"unknown key 'requries'; did you mean 'requires'? (known keys: fallback, method, name, path, requires, "
 						+ "static_response)"));
 	}
 
