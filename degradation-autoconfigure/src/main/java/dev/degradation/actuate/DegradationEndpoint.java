@@ -44,6 +44,8 @@ import dev.degradation.manifest.Tier;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStatus;
 import dev.degradation.monitor.ProbeResult;
+import dev.degradation.overload.Admission;
+import dev.degradation.overload.OverloadSignal;
 
 /**
  * The {@code degradation} Actuator endpoint: reads the active shed level, what it sheds and why,
@@ -56,7 +58,8 @@ import dev.degradation.monitor.ProbeResult;
 @RegisterReflectionForBinding({ DegradationEndpoint.DegradationDescriptor.class,
 		DegradationEndpoint.SignalDescriptor.class, DegradationEndpoint.TierDescriptor.class,
 		DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.DependencyDescriptor.class,
-		DegradationEndpoint.ProbeDescriptor.class, DegradationEndpoint.OverrideDescriptor.class, Simulation.class })
+		DegradationEndpoint.ProbeDescriptor.class, DegradationEndpoint.OverrideDescriptor.class,
+		DegradationEndpoint.OverloadDescriptor.class, Simulation.class })
 public class DegradationEndpoint {
 
 	/** The path segment under which the dependencies are addressed. */
@@ -389,8 +392,20 @@ public class DegradationEndpoint {
 				}
 			}
 		}
+		OverloadDescriptor overload = null;
+		for (ShedSignal signal : this.engine.signals()) {
+			if (signal instanceof OverloadSignal overloadSignal && overloadSignal.admission() != null) {
+				Admission admission = overloadSignal.admission();
+				OverloadSignal.Rates rates = overloadSignal.rates();
+				ShedDemand demand = state.demands().getOrDefault(OverloadSignal.NAME, ShedDemand.NONE);
+				overload = new OverloadDescriptor(admission.limit(), admission.inflight(), admission.waiting(),
+						Math.round(rates.admitted() * 10) / 10.0, Math.round(rates.shed() * 10) / 10.0,
+						Math.round(rates.refused() * 10) / 10.0, admission.admitted(), admission.shed(),
+						admission.refused() + admission.refusedForDeadline(), demand.level());
+			}
+		}
 		return new DegradationDescriptor(state.level(), state.computedLevel(), state.simulation(), state.shedTiers(),
-				state.changedAt(), state.reason(), signals, switches, overrides, tiers, dependencies);
+				state.changedAt(), state.reason(), signals, switches, overrides, overload, tiers, dependencies);
 	}
 
 	/**
@@ -406,13 +421,33 @@ public class DegradationEndpoint {
 	 * @param switches the state of every switch (tier or named route) now
 	 * @param overrides what operators set at run time: simulation and switch overrides, with who,
 	 * when and until when
+	 * @param overload admission under load, or {@code null} without an {@code overload} section
 	 * @param tiers every tier, in shed order
 	 * @param dependencies every declared dependency by name, in manifest order
 	 */
 	public record DegradationDescriptor(int level, int computedLevel, Simulation simulation, List<String> shedTiers,
 			Instant changedAt, String reason, Map<String, SignalDescriptor> signals, Map<String, SwitchState> switches,
-			List<OverrideDescriptor> overrides, List<TierDescriptor> tiers,
+			List<OverrideDescriptor> overrides, @Nullable OverloadDescriptor overload, List<TierDescriptor> tiers,
 			Map<String, DependencyDescriptor> dependencies) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * Admission under load, as the endpoint shows it.
+	 *
+	 * @param limit the concurrency limit now
+	 * @param inflight requests admitted and not yet answered
+	 * @param waiting core requests waiting for a place
+	 * @param admittedPerSecond requests admitted per second, over the last second or so
+	 * @param shedPerSecond degradable requests answered with their fallback per second
+	 * @param refusedPerSecond core requests refused with 503 per second
+	 * @param admitted requests admitted since start
+	 * @param shed degradable requests answered with their fallback by admission since start
+	 * @param refused requests refused with 503 since start
+	 * @param level the level the overload signal demands now
+	 */
+	public record OverloadDescriptor(int limit, int inflight, int waiting, double admittedPerSecond,
+			double shedPerSecond, double refusedPerSecond, long admitted, long shed, long refused, int level) {
 
 	}
 

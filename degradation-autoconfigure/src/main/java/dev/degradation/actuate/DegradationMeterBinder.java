@@ -2,8 +2,11 @@ package dev.degradation.actuate;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,11 +18,15 @@ import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.FallbackCounts;
 import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.engine.ShedCauseKind;
+import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Route;
+import dev.degradation.manifest.Tier;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.ProbeResult;
+import dev.degradation.overload.Admission;
+import dev.degradation.overload.OverloadSignal;
 
 /**
  * Binds the degradation meters. Every meter but the probe timers is created once, here; the
@@ -64,6 +71,62 @@ public class DegradationMeterBinder implements MeterBinder {
 		manifestMeters.bind(this.engine.manifest());
 		this.engine.addListener(manifestMeters);
 		this.engine.addListener(new ProbeTimers(registry));
+		for (ShedSignal signal : this.engine.signals()) {
+			if (signal instanceof OverloadSignal overload) {
+				bindOverload(registry, overload);
+			}
+		}
+	}
+
+	/**
+	 * The admission's meters read the signal's current admission, so that they follow a reload;
+	 * without an {@code overload} section they read 0.
+	 */
+	private void bindOverload(MeterRegistry registry, OverloadSignal overload) {
+		Gauge.builder("degradation.overload.limit", overload, (o) -> read(o, Admission::limit))
+			.description("Concurrency limit of admission")
+			.register(registry);
+		Gauge.builder("degradation.overload.inflight", overload, (o) -> read(o, Admission::inflight))
+			.description("Requests admitted and not yet answered")
+			.register(registry);
+		Gauge.builder("degradation.overload.waiting", overload, (o) -> read(o, Admission::waiting))
+			.description("Core requests waiting for a place")
+			.register(registry);
+		FunctionTimer.builder("degradation.overload.queue", overload, (o) -> (long) read(o, Admission::waits),
+				(o) -> read(o, Admission::waitedNanos), TimeUnit.NANOSECONDS)
+			.description("Time core requests waited for a place")
+			.register(registry);
+		FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::admitted))
+			.description("Requests by what admission decided")
+			.tag("tier", "any")
+			.tag("outcome", "admitted")
+			.register(registry);
+		FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::refused))
+			.description("Requests by what admission decided")
+			.tag("tier", "core")
+			.tag("outcome", "refused")
+			.register(registry);
+		FunctionCounter.builder("degradation.overload.requests", overload,
+				(o) -> read(o, Admission::refusedForDeadline))
+			.description("Requests by what admission decided")
+			.tag("tier", "any")
+			.tag("outcome", "deadline")
+			.register(registry);
+		for (Tier tier : this.engine.manifest().tiers()) {
+			FunctionCounter.builder("degradation.overload.requests", overload, (o) -> {
+				Admission admission = o.admission();
+				return (admission != null) ? admission.shed(o.rank(tier.priority())) : 0;
+			})
+				.description("Requests by what admission decided")
+				.tag("tier", tier.name())
+				.tag("outcome", "shed")
+				.register(registry);
+		}
+	}
+
+	private static double read(OverloadSignal overload, ToDoubleFunction<Admission> value) {
+		Admission admission = overload.admission();
+		return (admission != null) ? value.applyAsDouble(admission) : 0;
 	}
 
 	/**

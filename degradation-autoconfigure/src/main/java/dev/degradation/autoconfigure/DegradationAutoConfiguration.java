@@ -45,6 +45,7 @@ import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
+import dev.degradation.overload.OverloadSignal;
 import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
 
@@ -149,6 +150,12 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
+		OverloadSignal degradationOverloadSignal(DegradationManifest manifest, ObjectProvider<Clock> clock) {
+			return new OverloadSignal(manifest, System::nanoTime, clock.getIfUnique(Clock::systemUTC).instant());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
 		SwitchSignal degradationSwitchSignal(DegradationManifest manifest) {
 			return new SwitchSignal(manifest);
 		}
@@ -225,12 +232,14 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean(name = "degradationFilter")
 		FilterRegistrationBean<DegradationFilter> degradationFilter(DegradationEngine engine, RouteTable routes,
 				DegradationProperties properties, Environment environment,
-				ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader) {
+				ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader,
+				ObjectProvider<OverloadSignal> overload) {
 			ClassLoader classLoader = resourceLoader.getClassLoader();
 			int order = properties.getFilter().getOrder();
 			checkAfterSecurity(order, environment, classLoader);
 			DegradationFilter filter = new DegradationFilter(engine, routes, actuatorBasePath(environment),
-					properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS);
+					properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS,
+					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
 			FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("degradationFilter");
 			registration.setOrder(order);

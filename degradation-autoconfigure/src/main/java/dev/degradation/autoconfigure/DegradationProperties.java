@@ -48,6 +48,8 @@ public class DegradationProperties {
 
 	private final Overrides overrides = new Overrides();
 
+	private final Deadline deadline = new Deadline();
+
 	private final Filter filter = new Filter();
 
 	private final Probes probes = new Probes();
@@ -88,12 +90,51 @@ public class DegradationProperties {
 		return this.overrides;
 	}
 
+	public Deadline getDeadline() {
+		return this.deadline;
+	}
+
 	public Filter getFilter() {
 		return this.filter;
 	}
 
 	public Probes getProbes() {
 		return this.probes;
+	}
+
+	/**
+	 * Settings of the deadline a caller sends with a request, which bounds how long admission lets
+	 * the request wait.
+	 */
+	public static class Deadline {
+
+		/**
+		 * Request header that carries the caller's deadline, in milliseconds from the request's
+		 * arrival (Envoy's by default).
+		 */
+		private String header = "x-envoy-expected-rq-timeout-ms";
+
+		/**
+		 * Longest deadline trusted, whatever the header says.
+		 */
+		private Duration max = Duration.ofSeconds(30);
+
+		public String getHeader() {
+			return this.header;
+		}
+
+		public void setHeader(String header) {
+			this.header = header;
+		}
+
+		public Duration getMax() {
+			return this.max;
+		}
+
+		public void setMax(Duration max) {
+			this.max = max;
+		}
+
 	}
 
 	/**

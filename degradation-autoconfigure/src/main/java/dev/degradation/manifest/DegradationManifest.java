@@ -3,6 +3,8 @@ package dev.degradation.manifest;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A loaded and validated degradation manifest: the dependencies a service has and the tiers of
  * routes it sheds, lowest priority first. Immutable; a manifest that reaches this type has passed
@@ -12,13 +14,27 @@ import java.util.Optional;
  * @param defaults the settings that apply where a dependency sets none of its own
  * @param dependencies the declared dependencies, in the order of the file
  * @param tiers the tiers in shed order (ascending priority)
+ * @param overload the admission of requests under load, or {@code null} when the manifest has no
+ * {@code overload} section (every request is admitted)
  */
 public record DegradationManifest(String source, ManifestDefaults defaults, List<Dependency> dependencies,
-		List<Tier> tiers) {
+		List<Tier> tiers, @Nullable Overload overload) {
 
 	public DegradationManifest {
 		dependencies = List.copyOf(dependencies);
 		tiers = List.copyOf(tiers);
+	}
+
+	/**
+	 * Create a manifest without an {@code overload} section.
+	 * @param source the description of the file it was loaded from
+	 * @param defaults the settings that apply where a dependency sets none of its own
+	 * @param dependencies the declared dependencies, in the order of the file
+	 * @param tiers the tiers in shed order (ascending priority)
+	 */
+	public DegradationManifest(String source, ManifestDefaults defaults, List<Dependency> dependencies,
+			List<Tier> tiers) {
+		this(source, defaults, dependencies, tiers, null);
 	}
 
 	/**

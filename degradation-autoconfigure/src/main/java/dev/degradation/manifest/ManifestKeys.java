@@ -46,6 +46,14 @@ final class ManifestKeys {
 
 	static final String NAME = "name";
 
+	static final String OVERLOAD = "overload";
+
+	static final String CONCURRENCY_LIMIT = "concurrency_limit";
+
+	static final String MAX_QUEUE_MS = "max_queue_ms";
+
+	static final String RETRY_AFTER_SECONDS = "retry_after_seconds";
+
 	private ManifestKeys() {
 	}
 

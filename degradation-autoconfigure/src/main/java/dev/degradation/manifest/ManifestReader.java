@@ -14,6 +14,7 @@ import dev.degradation.manifest.TiersReader.DeclaredTier;
 
 import static dev.degradation.manifest.ManifestKeys.DEFAULTS;
 import static dev.degradation.manifest.ManifestKeys.DEPENDENCIES;
+import static dev.degradation.manifest.ManifestKeys.OVERLOAD;
 import static dev.degradation.manifest.ManifestKeys.TIERS;
 
 /**
@@ -23,7 +24,7 @@ import static dev.degradation.manifest.ManifestKeys.TIERS;
  */
 final class ManifestReader {
 
-	private static final Set<String> ROOT_KEYS = Set.of(DEFAULTS, DEPENDENCIES, TIERS);
+	private static final Set<String> ROOT_KEYS = Set.of(DEFAULTS, DEPENDENCIES, TIERS, OVERLOAD);
 
 	private final String source;
 
@@ -60,6 +61,7 @@ final class ManifestReader {
 				defaults.manifestDefaults().healthCheck());
 		List<DeclaredTier> tiers = new TiersReader(this.values, new RouteReader(this.values, this.reservedBasePath))
 			.read(mapping);
+		Overload overload = new OverloadReader(this.values).read(mapping, defaults.manifestDefaults().hysteresis());
 		new ManifestRules(this.problems).check(defaults, dependencies, tiers);
 		return new DegradationManifest(this.source, defaults.manifestDefaults(),
 				dependencies.stream().map(DeclaredDependency::dependency).filter(Objects::nonNull).toList(),
@@ -67,7 +69,8 @@ final class ManifestReader {
 					.map(DeclaredTier::tier)
 					.filter(Objects::nonNull)
 					.sorted(Comparator.comparingInt(Tier::priority))
-					.toList());
+					.toList(),
+				overload);
 	}
 
 }

@@ -1,7 +1,10 @@
 package dev.degradation.web;
 
 import java.io.IOException;
+import java.time.Duration;
 
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -20,7 +23,10 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
+import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.overload.Admission;
+import dev.degradation.overload.OverloadSignal;
 
 /**
  * Answers a request with its route's fallback when the route is shed (by the level, or on its own
@@ -61,6 +67,12 @@ public class DegradationFilter implements Filter {
 
 	private final boolean levelOnEveryAnswer;
 
+	private final @Nullable OverloadSignal overload;
+
+	private final String deadlineHeader;
+
+	private final Duration maxDeadline;
+
 	/**
 	 * Create a filter that sends {@code X-Degradation-Level} on every answer.
 	 * @param engine the engine whose state decides what is shed
@@ -81,11 +93,33 @@ public class DegradationFilter implements Filter {
 	 */
 	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath,
 			boolean levelOnEveryAnswer) {
+		this(engine, routes, reservedBasePath, levelOnEveryAnswer, null, "x-envoy-expected-rq-timeout-ms",
+				Duration.ofSeconds(30));
+	}
+
+	/**
+	 * Create a filter that also admits requests under load.
+	 * @param engine the engine whose state decides what is shed
+	 * @param routes the compiled routes of the engine's manifest
+	 * @param reservedBasePath a base path that is never shed nor refused (the Actuator's), or
+	 * {@code null}
+	 * @param levelOnEveryAnswer whether answers that are not degraded carry
+	 * {@code X-Degradation-Level} too
+	 * @param overload the overload signal whose admission decides under load, or {@code null}
+	 * @param deadlineHeader the request header that carries the caller's deadline in milliseconds
+	 * @param maxDeadline the longest deadline trusted, whatever the header says
+	 */
+	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath,
+			boolean levelOnEveryAnswer, @Nullable OverloadSignal overload, String deadlineHeader,
+			Duration maxDeadline) {
 		this.engine = engine;
 		this.tables = new Tables(routes, routes);
 		this.reserved = (reservedBasePath != null && !reservedBasePath.isEmpty() && !reservedBasePath.equals("/"))
 				? PathPatternParser.defaultInstance.parse(reservedBasePath + "/**") : null;
 		this.levelOnEveryAnswer = levelOnEveryAnswer;
+		this.overload = overload;
+		this.deadlineHeader = deadlineHeader;
+		this.maxDeadline = maxDeadline;
 	}
 
 	@Override
@@ -93,12 +127,18 @@ public class DegradationFilter implements Filter {
 			throws IOException, ServletException {
 		DegradationState state = this.engine.state();
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
-		if (state.shedsAnything()) {
+		Admission admission = (this.overload != null) ? this.overload.admission() : null;
+		ShedRoute route = null;
+		if (state.shedsAnything() || admission != null) {
 			HttpServletRequest httpRequest = (HttpServletRequest) request;
-			ShedRoute route = shedRoute(httpRequest, this.tables.of(state.manifest()));
+			route = shedRoute(httpRequest, this.tables.of(state.manifest()));
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
-				shed(httpRequest, httpResponse, route, state, cause);
+				shed(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
+				return;
+			}
+			if (admission != null && !isReserved(httpRequest)) {
+				admit(admission, httpRequest, httpResponse, chain, state, route);
 				return;
 			}
 		}
@@ -108,15 +148,115 @@ public class DegradationFilter implements Filter {
 		chain.doFilter(request, response);
 	}
 
+	/**
+	 * Admission under load: a degradable request over its tier's share answers its fallback at
+	 * once; a core request waits at most the queue bound and its caller's deadline, then gets 503
+	 * with Retry-After. An admitted request holds its place until it ends, asynchronously too.
+	 */
+	private void admit(Admission admission, HttpServletRequest request, HttpServletResponse response,
+			FilterChain chain, DegradationState state, @Nullable ShedRoute route) throws IOException, ServletException {
+		OverloadSignal overload = this.overload;
+		int rank = (route != null) ? overload.rank(route.priority()) : admission.coreRank();
+		long deadline = Admission.deadlineNanos(request.getHeader(this.deadlineHeader), this.maxDeadline);
+		Admission.Decision decision = admission.decide(rank, deadline);
+		if (decision == Admission.Decision.WAIT) {
+			decision = admission.await(admission.waitBound(deadline)) ? Admission.Decision.ADMITTED
+					: Admission.Decision.REFUSED;
+		}
+		if (decision == Admission.Decision.SHED && route != null) {
+			shed(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD);
+			return;
+		}
+		if (decision != Admission.Decision.ADMITTED) {
+			refuse(request, response, overload.retryAfterHeader());
+			return;
+		}
+		Admission.Permit permit = admission.permit();
+		boolean async = false;
+		try {
+			if (this.levelOnEveryAnswer) {
+				response.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
+			}
+			chain.doFilter(request, response);
+			if (request.isAsyncStarted()) {
+				request.getAsyncContext().addListener(new PermitRelease(permit));
+				async = true;
+			}
+		}
+		finally {
+			if (!async) {
+				permit.release(false);
+			}
+		}
+	}
+
+	/**
+	 * No place in time: 503 with a bounded Retry-After, marked so that it is never taken for the
+	 * service's own answer nor cached.
+	 */
+	private static void refuse(HttpServletRequest request, HttpServletResponse response, String retryAfter) {
+		request.setAttribute(SHED_CAUSE_ATTRIBUTE, OverloadSignal.CAUSE);
+		response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+		response.setHeader("Retry-After", retryAfter);
+		response.setHeader(DegradationHeaders.DEGRADED, "true");
+		response.setHeader(DegradationHeaders.REASON, OverloadSignal.CAUSE);
+		response.setHeader("Cache-Control", "no-store");
+		response.setContentLength(0);
+	}
+
+	private boolean isReserved(HttpServletRequest request) {
+		if (this.reserved == null) {
+			return false;
+		}
+		boolean alreadyParsed = ServletRequestPathUtils.hasParsedRequestPath(request);
+		RequestPath requestPath = alreadyParsed ? ServletRequestPathUtils.getParsedRequestPath(request)
+				: ServletRequestPathUtils.parseAndCache(request);
+		try {
+			return this.reserved.matches(requestPath.pathWithinApplication());
+		}
+		finally {
+			if (!alreadyParsed) {
+				ServletRequestPathUtils.clearParsedRequestPath(request);
+			}
+		}
+	}
+
+	/**
+	 * Frees the place of an asynchronous request when it completes, fails or times out.
+	 */
+	private record PermitRelease(Admission.Permit permit) implements AsyncListener {
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+			this.permit.release(false);
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			this.permit.release(true);
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			this.permit.release(false);
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+			event.getAsyncContext().addListener(this);
+		}
+
+	}
+
 	private void shed(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
-			DegradationState state, String cause) throws IOException {
+			DegradationState state, String cause, ShedCauseKind kind) throws IOException {
 		// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
 		// request that a handler served by its mapping, instead of UNKNOWN.
 		request.setAttribute(SHED_CAUSE_ATTRIBUTE, cause);
 		ServerHttpObservationFilter.findObservationContext(request)
 			.ifPresent((context) -> context.setPathPattern(route.route().path()));
 		route.writer().write(response, state, cause);
-		state.fallbackCounts().record(route.index(), state.shedKind(route.index()));
+		state.fallbackCounts().record(route.index(), kind);
 	}
 
 	/**

@@ -1,0 +1,39 @@
+package dev.degradation.manifest;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@code overload} section of a manifest: how many requests the service admits at once, how
+ * long a core request may wait for a place, and what a refused one is told.
+ *
+ * @param fixedLimit the concurrency limit when the manifest gives a number; {@code null} for
+ * {@code adaptive}, a limit that the service's own latency sets
+ * @param maxQueue the longest a core request waits to be admitted ({@code max_queue_ms}); never
+ * longer than its caller's deadline
+ * @param retryAfter what a refused request is told to wait before retrying
+ * ({@code retry_after_seconds})
+ * @param hysteresis minimum time between two steps down of the overload signal's level
+ * ({@code hysteresis_seconds}; by default the manifest's)
+ */
+public record Overload(@Nullable Integer fixedLimit, Duration maxQueue, Duration retryAfter, Duration hysteresis) {
+
+	/** The value of {@code concurrency_limit} for a limit the service's latency sets. */
+	public static final String ADAPTIVE = "adaptive";
+
+	/** The queue bound when the section leaves it out. */
+	public static final Duration STANDARD_MAX_QUEUE = Duration.ofMillis(50);
+
+	/** The Retry-After when the section leaves it out. */
+	public static final Duration STANDARD_RETRY_AFTER = Duration.ofSeconds(1);
+
+	/**
+	 * Return whether the limit adapts to the service's latency.
+	 * @return whether {@code concurrency_limit} is {@code adaptive}
+	 */
+	public boolean adaptive() {
+		return this.fixedLimit == null;
+	}
+
+}

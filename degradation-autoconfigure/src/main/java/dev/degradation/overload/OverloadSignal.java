@@ -1,0 +1,218 @@
+package dev.degradation.overload;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.degradation.engine.LevelHysteresis;
+import dev.degradation.engine.ShedDemand;
+import dev.degradation.engine.ShedSignal;
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.Overload;
+import dev.degradation.manifest.Tier;
+
+/**
+ * The overload signal: while admission is saturated (since the last evaluation it answered
+ * fallbacks or refused core requests), it raises the shed level one tier at a time, so that the
+ * lowest tiers are shed before they reach admission and operators see the overload in the level;
+ * it lowers the level one tier per hysteresis once admission has room again. It owns the
+ * {@link Admission} of the current manifest ({@code null} without an {@code overload} section).
+ * One log line when overload starts and one when it ends.
+ */
+public final class OverloadSignal implements ShedSignal {
+
+	/** The name of this signal. */
+	public static final String NAME = "overload";
+
+	/** The cause of the routes the overload level sheds. */
+	public static final String CAUSE = "overload";
+
+	private static final Log logger = LogFactory.getLog(OverloadSignal.class);
+
+	private final LongSupplier nanoTime;
+
+	private volatile @Nullable Admission admission;
+
+	private @Nullable Overload overload;
+
+	private List<Integer> priorities = List.of();
+
+	private @Nullable LevelHysteresis level;
+
+	private long lastSaturations;
+
+	private @Nullable Instant lastEvaluation;
+
+	private volatile Rates rates = Rates.NONE;
+
+	private volatile String retryAfterHeader = "1";
+
+	private long lastAdmitted;
+
+	private long lastShed;
+
+	private long lastRefused;
+
+	/**
+	 * Create the signal of a manifest.
+	 * @param manifest the manifest, whose {@code overload} section configures admission
+	 * @param nanoTime the clock of latencies and waits, {@code System::nanoTime} outside tests
+	 * @param now the current time
+	 */
+	public OverloadSignal(DegradationManifest manifest, LongSupplier nanoTime, Instant now) {
+		this.nanoTime = nanoTime;
+		configure(manifest, now);
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	/**
+	 * Return the admission of the current manifest; read on every request.
+	 * @return the admission, or {@code null} when the manifest has no {@code overload} section
+	 */
+	public @Nullable Admission admission() {
+		return this.admission;
+	}
+
+	/**
+	 * Return the rank of a degradable route's tier for {@link Admission#decide}: its place among the
+	 * manifest's distinct priorities, lowest first.
+	 * @param priority the tier's priority
+	 * @return the rank
+	 */
+	public int rank(int priority) {
+		int rank = this.priorities.indexOf(priority);
+		return (rank >= 0) ? rank : this.priorities.size();
+	}
+
+	/**
+	 * Return the {@code Retry-After} of a refused request, prepared once per manifest.
+	 * @return the header value, in seconds
+	 */
+	public String retryAfterHeader() {
+		return this.retryAfterHeader;
+	}
+
+	/**
+	 * Return what admission did per second over the last evaluation.
+	 * @return the rates
+	 */
+	public Rates rates() {
+		return this.rates;
+	}
+
+	@Override
+	public synchronized ShedDemand demand(Instant now) {
+		Admission admission = this.admission;
+		LevelHysteresis level = this.level;
+		if (admission == null || level == null) {
+			return ShedDemand.NONE;
+		}
+		measure(admission, now);
+		long saturations = admission.shed() + admission.refused() + admission.refusedForDeadline();
+		boolean saturated = saturations > this.lastSaturations;
+		this.lastSaturations = saturations;
+		int before = level.level();
+		int required = saturated ? nextStep(before) : 0;
+		level.follow(Math.max(required, saturated ? before : 0), now,
+				"admission saturated (limit " + admission.limit() + ", " + admission.inflight() + " in flight)");
+		int after = level.level();
+		if (before == 0 && after > 0) {
+			logger.info("Overload started: admission saturated at a limit of " + admission.limit()
+					+ "; shed level raised to " + after);
+		}
+		else if (before > 0 && after == 0) {
+			logger.info("Overload ended: admission has room again; the overload level is back to 0");
+		}
+		return (after == 0) ? ShedDemand.NONE : ShedDemand.level(after, CAUSE, level.reason());
+	}
+
+	private int nextStep(int current) {
+		for (int priority : this.priorities) {
+			if (priority > current) {
+				return priority;
+			}
+		}
+		return current;
+	}
+
+	private void measure(Admission admission, Instant now) {
+		Instant last = this.lastEvaluation;
+		this.lastEvaluation = now;
+		long admitted = admission.admitted();
+		long shed = admission.shed();
+		long refused = admission.refused() + admission.refusedForDeadline();
+		if (last != null && now.isAfter(last)) {
+			double seconds = Duration.between(last, now).toNanos() / 1e9;
+			this.rates = new Rates((admitted - this.lastAdmitted) / seconds, (shed - this.lastShed) / seconds,
+					(refused - this.lastRefused) / seconds);
+		}
+		this.lastAdmitted = admitted;
+		this.lastShed = shed;
+		this.lastRefused = refused;
+	}
+
+	@Override
+	public synchronized void reset() {
+		if (this.level != null) {
+			this.level.reset(Instant.now());
+		}
+		Admission admission = this.admission;
+		this.lastSaturations = (admission != null)
+				? admission.shed() + admission.refused() + admission.refusedForDeadline() : 0;
+	}
+
+	/**
+	 * A reload keeps the admission (its limit and the requests in flight) when the section is
+	 * unchanged; otherwise admission starts again from the new section.
+	 */
+	@Override
+	public synchronized void manifestChanged(DegradationManifest manifest) {
+		configure(manifest, Instant.now());
+	}
+
+	private void configure(DegradationManifest manifest, Instant now) {
+		Overload overload = manifest.overload();
+		TreeSet<Integer> priorities = new TreeSet<>();
+		for (Tier tier : manifest.tiers()) {
+			priorities.add(tier.priority());
+		}
+		this.priorities = List.copyOf(new ArrayList<>(priorities));
+		if (overload == null) {
+			this.admission = null;
+			this.level = null;
+		}
+		else if (!overload.equals(this.overload) || this.admission == null) {
+			this.retryAfterHeader = Long.toString(overload.retryAfter().toSeconds());
+			this.admission = new Admission(overload, this.priorities.size(), this.nanoTime);
+			this.level = new LevelHysteresis(this.priorities, overload.hysteresis(), now,
+					"admission has room again");
+			this.lastSaturations = 0;
+		}
+		this.overload = overload;
+	}
+
+	/**
+	 * What admission did per second, over the last evaluation (about a second).
+	 *
+	 * @param admitted requests admitted per second
+	 * @param shed degradable requests answered with their fallback per second
+	 * @param refused core requests refused with 503 per second
+	 */
+	public record Rates(double admitted, double shed, double refused) {
+
+		static final Rates NONE = new Rates(0, 0, 0);
+
+	}
+
+}

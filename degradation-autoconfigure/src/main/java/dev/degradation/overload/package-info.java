@@ -1,0 +1,10 @@
+/**
+ * Admission of requests under load: a concurrency limit (adaptive, from concurrency-limits' Vegas
+ * algorithm, or fixed), priority by tier so that the capacity goes to the core, a bounded wait
+ * that never outlives the caller's deadline, and the overload signal that raises the shed level
+ * while admission is saturated. Plain Java; knows nothing of Spring.
+ */
+@NullMarked
+package dev.degradation.overload;
+
+import org.jspecify.annotations.NullMarked;
