@@ -165,7 +165,7 @@ public final class OverloadSignal implements ShedSignal {
 	@Override
 	public synchronized void reset() {
 		if (this.level != null) {
-			this.level.reset(Instant.now());
+			this.level.reset((this.lastEvaluation != null) ? this.lastEvaluation : Instant.now());
 		}
 		Admission admission = this.admission;
 		this.lastSaturations = (admission != null)

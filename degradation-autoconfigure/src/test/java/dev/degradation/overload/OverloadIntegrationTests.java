@@ -1,0 +1,148 @@
+package dev.degradation.overload;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.degradation.testapp.CapacityTestApplication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * On a real server under real concurrent load (loopback, bounded in count and time), a service
+ * of about 50 answers a second offered several times that with a 1 s client deadline: core
+ * requests beyond capacity get 503 with Retry-After at once, degradable ones their fallback,
+ * nothing is answered after its caller gave up, nothing admitted is left over after the load, and
+ * the Actuator answers throughout.
+ */
+@SpringBootTest(classes = CapacityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "degradation.manifest=classpath:manifests/overload.yaml", "degradation.probes.enabled=false",
+				"management.endpoints.web.exposure.include=degradation,health" })
+class OverloadIntegrationTests {
+
+	private static final Duration CLIENT_DEADLINE = Duration.ofSeconds(1);
+
+	private static final Duration LOAD = Duration.ofSeconds(4);
+
+	private static final int CLIENTS = 24;
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	OverloadSignal overload;
+
+	@Test
+	void beyondCapacityTheCoreIsRefusedFastTheDegradableServedItsFallbackAndNothingOutlivesItsCaller()
+			throws Exception {
+		HttpClient client = HttpClient.newBuilder().connectTimeout(CLIENT_DEADLINE).build();
+		// Warm the endpoint first: what is measured is its answer under load, not its first call.
+		assertThat(client.send(request("/actuator/degradation"), HttpResponse.BodyHandlers.ofString()).statusCode())
+			.isEqualTo(200);
+		Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
+		List<String> wrong = new CopyOnWriteArrayList<>();
+		AtomicInteger timeouts = new AtomicInteger();
+		List<Long> actuatorMillis = new CopyOnWriteArrayList<>();
+		long end = System.nanoTime() + LOAD.toNanos();
+		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS + 1);
+		List<Future<?>> running = new ArrayList<>();
+		try {
+			for (int i = 0; i < CLIENTS; i++) {
+				String path = (i % 2 == 0) ? "/api/checkout" : "/api/recommendations";
+				running.add(pool.submit(() -> {
+					for (int sent = 0; sent < 2000 && System.nanoTime() < end; sent++) {
+						try {
+							HttpResponse<String> response = client.send(request(path), HttpResponse.BodyHandlers.ofString());
+							outcomes.computeIfAbsent(path + " " + classify(response, wrong), (key) -> new LongAdder())
+								.increment();
+						}
+						catch (HttpTimeoutException ex) {
+							timeouts.incrementAndGet();
+						}
+					}
+					return null;
+				}));
+			}
+			running.add(pool.submit(() -> {
+				while (System.nanoTime() < end) {
+					long start = System.nanoTime();
+					HttpResponse<String> response = client.send(request("/actuator/degradation"),
+							HttpResponse.BodyHandlers.ofString());
+					assertThat(response.statusCode()).isEqualTo(200);
+					actuatorMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+					TimeUnit.MILLISECONDS.sleep(100);
+				}
+				return null;
+			}));
+			for (Future<?> future : running) {
+				future.get(LOAD.toSeconds() + 30, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		System.out.println("[overload] outcomes " + outcomes + ", client timeouts " + timeouts + ", limit "
+				+ this.overload.admission().limit() + ", actuator max " + actuatorMillis.stream().max(Long::compare).orElse(0L)
+				+ " ms " + actuatorMillis);
+		assertThat(wrong).isEmpty();
+		assertThat(timeouts).as("answers later than the 1 s client deadline").hasValue(0);
+		assertThat(count(outcomes, "/api/checkout live")).isPositive();
+		assertThat(count(outcomes, "/api/checkout refused")).as("core beyond capacity").isPositive();
+		assertThat(count(outcomes, "/api/recommendations fallback")).as("degradable under load").isPositive();
+		assertThat(actuatorMillis).isNotEmpty().allSatisfy((millis) -> assertThat(millis).isLessThan(1000));
+		Admission admission = this.overload.admission();
+		await().atMost(Duration.ofSeconds(1)).until(() -> admission.inflight() == 0 && admission.waiting() == 0);
+	}
+
+	private HttpRequest request(String path) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(CLIENT_DEADLINE)
+			.header("x-envoy-expected-rq-timeout-ms", Long.toString(CLIENT_DEADLINE.toMillis()))
+			.GET()
+			.build();
+	}
+
+	private static String classify(HttpResponse<String> response, List<String> wrong) {
+		if (response.statusCode() == 200 && response.headers().firstValue("X-Degraded").isEmpty()) {
+			return "live";
+		}
+		if (response.statusCode() == 200 && response.body().equals("{\"items\":[],\"source\":\"degraded\"}")
+				&& response.headers().firstValue("X-Degradation-Reason").orElse("").equals("overload")) {
+			return "fallback";
+		}
+		if (response.statusCode() == 503 && response.headers().firstValue("Retry-After").orElse("").equals("2")
+				&& response.headers().firstValue("X-Degraded").orElse("").equals("true")) {
+			return "refused";
+		}
+		wrong.add(response.statusCode() + " " + response.headers().map() + " " + response.body());
+		return "wrong";
+	}
+
+	private static long count(Map<String, LongAdder> outcomes, String key) {
+		LongAdder adder = outcomes.get(key);
+		return (adder != null) ? adder.sum() : 0;
+	}
+
+}
