@@ -47,6 +47,7 @@ import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
+import dev.degradation.web.StaleAnswers;
 
 /**
  * Auto-configuration of graceful degradation for a servlet web application: loads the manifest,
@@ -191,8 +192,14 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RouteTable degradationRouteTable(DegradationEngine engine) {
-			return RouteTable.compile(engine.manifest());
+		RouteTable degradationRouteTable(DegradationEngine engine, StaleAnswers staleAnswers) {
+			return RouteTable.compile(engine.manifest(), staleAnswers);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		StaleAnswers degradationStaleAnswers(DegradationEngine engine, DegradationProperties properties) {
+			return new StaleAnswers(properties.getStale().toLimits(), engine.clock());
 		}
 
 		@Bean

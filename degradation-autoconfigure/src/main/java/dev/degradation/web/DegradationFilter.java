@@ -27,7 +27,9 @@ import dev.degradation.engine.DegradationState;
  * {@code X-Degradation-Level} header.
  *
  * <p>While nothing is shed the filter reads one volatile field and sets one header: it does not
- * even parse the path. When something is shed it resolves the path exactly as Spring MVC does
+ * even parse the path, unless the manifest has a {@code stale} route. Then the live requests are
+ * looked up too, and only the answer of a {@code GET} request of a {@code stale} route is copied
+ * as it is written ({@link StaleAnswers}); every other route's request passes as before. When something is shed it resolves the path exactly as Spring MVC does
  * ({@link ServletRequestPathUtils}), so that the filter and the controllers cannot disagree about
  * which route a request is. It must be registered after Spring Security, for the {@code REQUEST}
  * dispatcher type only, so that an unauthenticated request is refused before it could see a
@@ -87,20 +89,43 @@ public class DegradationFilter implements Filter {
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		DegradationState state = this.engine.state();
+		HttpServletRequest httpRequest = (HttpServletRequest) request;
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
+		ShedRoute route = null;
 		if (state.shedsAnything()) {
-			HttpServletRequest httpRequest = (HttpServletRequest) request;
-			ShedRoute route = shedRoute(httpRequest);
+			route = route(httpRequest);
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
 				shed(httpRequest, httpResponse, route, state, cause);
 				return;
 			}
 		}
+		else if (this.routes.keepsCopies()) {
+			// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
+			route = route(httpRequest);
+		}
 		if (this.levelOnEveryAnswer) {
 			httpResponse.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
 		}
+		if (route != null && route.writer() instanceof FallbackWriter.Stale stale
+				&& httpRequest.getMethod().equals("GET")) {
+			passKeepingCopy(httpRequest, httpResponse, chain, stale.copies());
+			return;
+		}
 		chain.doFilter(request, response);
+	}
+
+	private void passKeepingCopy(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+			StaleAnswers.RouteCopies copies) throws IOException, ServletException {
+		String key = copies.key(request);
+		if (key == null) {
+			// Credentials or cookies the route does not vary by: this answer is one user's.
+			chain.doFilter(request, response);
+			return;
+		}
+		CopyingResponse copying = new CopyingResponse(response, copies, key);
+		chain.doFilter(request, copying);
+		copying.storeIfShareable(request);
 	}
 
 	private void shed(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
@@ -110,11 +135,11 @@ public class DegradationFilter implements Filter {
 		request.setAttribute(SHED_CAUSE_ATTRIBUTE, cause);
 		ServerHttpObservationFilter.findObservationContext(request)
 			.ifPresent((context) -> context.setPathPattern(route.route().path()));
-		route.writer().write(response, state, cause);
+		route.writer().write(request, response, state, cause);
 		this.engine.fallbackCounts().record(route.index(), state.shedKind(route.index()));
 	}
 
-	private @Nullable ShedRoute shedRoute(HttpServletRequest request) {
+	private @Nullable ShedRoute route(HttpServletRequest request) {
 		RouteIndex routes = this.routes.index(request.getMethod());
 		if (routes == null) {
 			// No route has this method: spare the request the parsing of its path.

@@ -176,7 +176,7 @@ class ManifestAliasesTests {
 				      - { path: /api/c, method: GET, fallback: static, static_response: &body second }
 				      - { path: /api/d, method: GET, fallback: static, static_response: *body }
 				""");
-		assertThat(manifest.routes()).extracting((route) -> ((Fallback.Static) route.fallback()).json())
+		assertThat(manifest.routes()).extracting((route) -> ((Fallback.Static) route.fallback()).body())
 			.containsExactly("\"first\"", "\"first\"", "\"second\"", "\"second\"");
 	}
 
