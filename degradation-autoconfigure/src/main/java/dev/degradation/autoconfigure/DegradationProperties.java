@@ -57,6 +57,8 @@ public class DegradationProperties {
 
 	private final Stale stale = new Stale();
 
+	private final Parts parts = new Parts();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -103,6 +105,44 @@ public class DegradationProperties {
 
 	public Stale getStale() {
 		return this.stale;
+	}
+
+	public Parts getParts() {
+		return this.parts;
+	}
+
+	/**
+	 * Settings of the executor on which the optional parts of partial answers are gathered.
+	 */
+	public static class Parts {
+
+		/**
+		 * Threads that run the parts' calls; a hanging call holds one until its budget ends.
+		 */
+		private int threads = 16;
+
+		/**
+		 * Calls that may wait for a thread; a call beyond that is refused and its part is missing
+		 * at once.
+		 */
+		private int queueCapacity = 64;
+
+		public int getThreads() {
+			return this.threads;
+		}
+
+		public void setThreads(int threads) {
+			this.threads = threads;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
 	}
 
 	/**

@@ -28,19 +28,19 @@ enum FallbackKind {
 			(keys) -> new Fallback.Drop()),
 
 	/** {@code static}: a fixed body, 200 and JSON unless {@code status} and {@code content_type} say otherwise. */
-	STATIC(Fallback.Static.KIND, "'static_response' as the body, 200 and JSON unless 'status' and 'content_type' say otherwise",
+	STATIC(Fallback.Static.KIND, "'static_response' as the body, 200 unless 'status' says otherwise",
 			"answers with its body",
 			needs(FallbackKey.STATIC_RESPONSE, FallbackKey.STATUS, FallbackKey.CONTENT_TYPE, FallbackKey.HEADERS),
 			FallbackAnswers::staticAnswer),
 
 	/** {@code unavailable}: 503 with a bounded {@code Retry-After}. */
-	UNAVAILABLE(Fallback.Unavailable.KIND, "503 with a bounded Retry-After: fail fast",
+	UNAVAILABLE(Fallback.Unavailable.KIND, "503 with a bounded Retry-After",
 			"answers 503 with no body", needs(null, FallbackKey.RETRY_AFTER_SECONDS),
 			FallbackAnswers::unavailable),
 
 	/** {@code stale}: the last good answer, at most {@code max_stale_seconds} old; then static or 503. */
 	STALE(Fallback.Stale.KIND,
-			"the last good answer, at most 'max_stale_seconds' old, then 'static_response' or 503",
+			"the last good answer, at most 'max_stale_seconds' old",
 			"answers with a stored copy",
 			needs(FallbackKey.MAX_STALE_SECONDS, FallbackKey.VARY_BY, FallbackKey.STATIC_RESPONSE, FallbackKey.STATUS,
 					FallbackKey.CONTENT_TYPE, FallbackKey.HEADERS, FallbackKey.RETRY_AFTER_SECONDS),

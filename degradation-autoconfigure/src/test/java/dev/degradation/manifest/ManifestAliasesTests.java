@@ -98,9 +98,9 @@ class ManifestAliasesTests {
 				      - *suggestions
 				""")).containsExactly(
 				problem(5, 71, "tiers.optional.routes[0].fallback",
-						"'statc' is not a fallback; use one of drop, static; did you mean 'static'?"),
+						"'statc' is not a fallback; use one of drop, stale, static, unavailable; did you mean 'static'?"),
 				problem(5, 71, "tiers.enhanced.routes[0].fallback",
-						"'statc' is not a fallback; use one of drop, static; did you mean 'static'?"));
+						"'statc' is not a fallback; use one of drop, stale, static, unavailable; did you mean 'static'?"));
 	}
 
 	@Test
