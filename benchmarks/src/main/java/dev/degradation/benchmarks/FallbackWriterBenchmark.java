@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.degradation.engine.DegradationEngine;
@@ -65,6 +66,8 @@ public class FallbackWriterBenchmark {
 
 	private final MockHttpServletResponse mock = new MockHttpServletResponse();
 
+	private final MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/recommendations");
+
 	@Setup
 	public void setUp() {
 		DegradationManifest manifest = ManifestLoader.standard()
@@ -76,14 +79,14 @@ public class FallbackWriterBenchmark {
 
 	@Benchmark
 	public NoOpResponse noOpResponse() throws IOException {
-		this.writer.write(this.noOp, this.state, "simulation");
+		this.writer.write(this.request, this.noOp, this.state, "simulation");
 		return this.noOp;
 	}
 
 	@Benchmark
 	public MockHttpServletResponse mockResponse() throws IOException {
 		this.mock.reset();
-		this.writer.write(this.mock, this.state, "simulation");
+		this.writer.write(this.request, this.mock, this.state, "simulation");
 		return this.mock;
 	}
 

@@ -48,6 +48,7 @@ import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.overload.OverloadSignal;
 import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
+import dev.degradation.web.StaleAnswers;
 
 /**
  * Auto-configuration of graceful degradation for a servlet web application: loads the manifest,
@@ -98,7 +99,7 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Conditional(OnManifestCondition.class)
 		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
-				DegradationEngine engine, ObjectProvider<FilterRegistrationBean<?>> filters) {
+				DegradationEngine engine, ObjectProvider<FilterRegistrationBean<?>> filters, StaleAnswers staleAnswers) {
 			ManifestLocation location = ManifestLocation.of(environment);
 			byte[] content;
 			try (InputStream input = location.resolve(resourceLoader).getInputStream()) {
@@ -113,7 +114,8 @@ public final class DegradationAutoConfiguration {
 				.map(DegradationFilter.class::cast)
 				.findFirst()
 				.orElse(null);
-			return new ManifestReloader(resourceLoader, environment, engine, filter, location.location(), content);
+			return new ManifestReloader(resourceLoader, environment, engine, filter, staleAnswers, location.location(),
+					content);
 		}
 
 		@Bean
@@ -224,8 +226,14 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RouteTable degradationRouteTable(DegradationEngine engine) {
-			return RouteTable.compile(engine.manifest());
+		RouteTable degradationRouteTable(DegradationEngine engine, StaleAnswers staleAnswers) {
+			return RouteTable.compile(engine.manifest(), staleAnswers);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		StaleAnswers degradationStaleAnswers(DegradationEngine engine, DegradationProperties properties) {
+			return new StaleAnswers(properties.getStale().toLimits(), engine.clock());
 		}
 
 		@Bean

@@ -1,6 +1,10 @@
 package dev.degradation.autoconfigure;
 
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationFilter;
 
@@ -15,6 +19,7 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
 import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.actuate.DegradedRequestObservationFilter;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.web.StaleAnswers;
 
 /**
  * Auto-configuration of the degradation meters. Spring Boot binds the {@link MeterBinder} to
@@ -43,6 +48,32 @@ public final class DegradationMetricsAutoConfiguration {
 				.description("Manifest reloads, by outcome")
 				.tag("outcome", "refused")
 				.register(registry);
+		};
+	}
+
+	/**
+	 * The copies of the 'stale' routes: {@code degradation.stale.entries} and
+	 * {@code degradation.stale.bytes} (gauges), {@code degradation.stale.answers} (counter; tag
+	 * outcome: stored, served, evicted, refused).
+	 */
+	@Bean
+	@ConditionalOnMissingBean(name = "degradationStaleAnswersMeterBinder")
+	@ConditionalOnBean(StaleAnswers.class)
+	MeterBinder degradationStaleAnswersMeterBinder(StaleAnswers answers) {
+		return (registry) -> {
+			Gauge.builder("degradation.stale.entries", answers, StaleAnswers::entries)
+				.description("Copies held by the 'stale' routes")
+				.register(registry);
+			Gauge.builder("degradation.stale.bytes", answers, StaleAnswers::bytes)
+				.description("Memory held by the copies of the 'stale' routes")
+				.baseUnit("bytes")
+				.register(registry);
+			Map<String, ToDoubleFunction<StaleAnswers>> outcomes = Map.of("stored", StaleAnswers::stored, "served",
+					StaleAnswers::served, "evicted", StaleAnswers::evicted, "refused", StaleAnswers::refused);
+			outcomes.forEach((outcome, count) -> FunctionCounter.builder("degradation.stale.answers", answers, count)
+				.description("Answers of the 'stale' routes stored, served from a copy, evicted or refused")
+				.tag("outcome", outcome)
+				.register(registry));
 		};
 	}
 

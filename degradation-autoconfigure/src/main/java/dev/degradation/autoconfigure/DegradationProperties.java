@@ -1,13 +1,16 @@
 package dev.degradation.autoconfigure;
 
 import java.time.Duration;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 import dev.degradation.engine.SwitchState;
 import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.StaleAnswers;
 
 /**
  * Configuration properties of the degradation starter.
@@ -53,6 +56,10 @@ public class DegradationProperties {
 	private final Filter filter = new Filter();
 
 	private final Probes probes = new Probes();
+
+	private final Stale stale = new Stale();
+
+	private final Parts parts = new Parts();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -100,6 +107,119 @@ public class DegradationProperties {
 
 	public Probes getProbes() {
 		return this.probes;
+	}
+
+	public Stale getStale() {
+		return this.stale;
+	}
+
+	public Parts getParts() {
+		return this.parts;
+	}
+
+	/**
+	 * Settings of the executor on which the optional parts of partial answers are gathered.
+	 */
+	public static class Parts {
+
+		/**
+		 * Threads that run the parts' calls; a hanging call holds one until its budget ends.
+		 */
+		private int threads = 16;
+
+		/**
+		 * Calls that may wait for a thread; a call beyond that is refused and its part is missing
+		 * at once.
+		 */
+		private int queueCapacity = 64;
+
+		public int getThreads() {
+			return this.threads;
+		}
+
+		public void setThreads(int threads) {
+			this.threads = threads;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+	}
+
+	/**
+	 * Bounds of the copies that 'stale' routes keep of their last good answers.
+	 */
+	public static class Stale {
+
+		/**
+		 * Copies one 'stale' route may hold (one per path, query and vary_by headers); the least
+		 * recently used is dropped first.
+		 */
+		private int maxEntriesPerRoute = StaleAnswers.Limits.DEFAULT.maxEntriesPerRoute();
+
+		/**
+		 * Memory the copies of one 'stale' route may hold.
+		 */
+		private DataSize maxSizePerRoute = DataSize.ofBytes(StaleAnswers.Limits.DEFAULT.maxBytesPerRoute());
+
+		/**
+		 * Memory the copies of every 'stale' route together may hold.
+		 */
+		private DataSize maxSize = DataSize.ofBytes(StaleAnswers.Limits.DEFAULT.maxBytes());
+
+		/**
+		 * Largest answer body that is kept; a larger answer is served live but not kept.
+		 */
+		private DataSize maxAnswerSize = DataSize.ofBytes(StaleAnswers.Limits.DEFAULT.maxAnswerBytes());
+
+		public int getMaxEntriesPerRoute() {
+			return this.maxEntriesPerRoute;
+		}
+
+		public void setMaxEntriesPerRoute(int maxEntriesPerRoute) {
+			this.maxEntriesPerRoute = maxEntriesPerRoute;
+		}
+
+		public DataSize getMaxSizePerRoute() {
+			return this.maxSizePerRoute;
+		}
+
+		public void setMaxSizePerRoute(DataSize maxSizePerRoute) {
+			this.maxSizePerRoute = maxSizePerRoute;
+		}
+
+		public DataSize getMaxSize() {
+			return this.maxSize;
+		}
+
+		public void setMaxSize(DataSize maxSize) {
+			this.maxSize = maxSize;
+		}
+
+		public DataSize getMaxAnswerSize() {
+			return this.maxAnswerSize;
+		}
+
+		public void setMaxAnswerSize(DataSize maxAnswerSize) {
+			this.maxAnswerSize = maxAnswerSize;
+		}
+
+		StaleAnswers.Limits toLimits() {
+			if (this.maxEntriesPerRoute < 1) {
+				throw new IllegalStateException("'degradation.stale.max-entries-per-route' must be at least 1");
+			}
+			if (this.maxAnswerSize.toBytes() > Integer.MAX_VALUE) {
+				throw new IllegalStateException("'degradation.stale.max-answer-size' must be less than 2GB");
+			}
+			return new StaleAnswers.Limits(this.maxEntriesPerRoute, this.maxSizePerRoute.toBytes(),
+					this.maxSize.toBytes(), (int) this.maxAnswerSize.toBytes());
+		}
+
 	}
 
 	/**

@@ -22,6 +22,7 @@ import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
+import dev.degradation.web.StaleAnswers;
 
 /**
  * Loads the manifest from its configured location, at startup and again on request (the
@@ -43,6 +44,8 @@ public class ManifestReloader {
 
 	private final @Nullable DegradationFilter filter;
 
+	private final StaleAnswers staleAnswers;
+
 	private final AtomicLong reloads = new AtomicLong();
 
 	private final AtomicLong refusals = new AtomicLong();
@@ -57,15 +60,18 @@ public class ManifestReloader {
 	 * @param environment where the location and the placeholders come from
 	 * @param engine the engine whose manifest is replaced
 	 * @param filter the filter whose route table is replaced, or {@code null} without one
+	 * @param staleAnswers where the {@code stale} routes of a new manifest keep their copies
 	 * @param loadedLocation the location the active manifest was loaded from
 	 * @param loadedContent its bytes, to tell whether the file changed
 	 */
 	public ManifestReloader(ResourceLoader resourceLoader, Environment environment, DegradationEngine engine,
-			@Nullable DegradationFilter filter, String loadedLocation, byte[] loadedContent) {
+			@Nullable DegradationFilter filter, StaleAnswers staleAnswers, String loadedLocation,
+			byte[] loadedContent) {
 		this.resourceLoader = resourceLoader;
 		this.environment = environment;
 		this.engine = engine;
 		this.filter = filter;
+		this.staleAnswers = staleAnswers;
 		this.loadedLocation = loadedLocation;
 		this.loadedContent = loadedContent;
 	}
@@ -121,7 +127,7 @@ public class ManifestReloader {
 		RouteTable table;
 		try {
 			manifest = loader(this.environment).load(location.resourceLocation(), content);
-			table = RouteTable.compile(manifest);
+			table = RouteTable.compile(manifest, this.staleAnswers);
 		}
 		catch (InvalidManifestException ex) {
 			return refused(by, location.location(), ex.getProblems(), ex.getProblems().size() + " problem"

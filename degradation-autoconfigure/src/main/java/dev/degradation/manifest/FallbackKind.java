@@ -4,6 +4,7 @@ import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +27,24 @@ enum FallbackKind {
 	DROP(Fallback.Drop.KIND, "204, nothing done", "answers 204 with no body", Map.of(),
 			(keys) -> new Fallback.Drop()),
 
-	/** {@code static}: 200 with {@code static_response} as the body. */
-	STATIC(Fallback.Static.KIND, "200 with 'static_response' as the body", "answers 200 with its body",
-			Map.of(FallbackKey.STATIC_RESPONSE, Need.REQUIRED),
-			(keys) -> new Fallback.Static(json(keys.node(FallbackKey.STATIC_RESPONSE))));
+	/** {@code static}: a fixed body, 200 and JSON unless {@code status} and {@code content_type} say otherwise. */
+	STATIC(Fallback.Static.KIND, "'static_response' as the body, 200 unless 'status' says otherwise",
+			"answers with its body",
+			needs(FallbackKey.STATIC_RESPONSE, FallbackKey.STATUS, FallbackKey.CONTENT_TYPE, FallbackKey.HEADERS),
+			FallbackAnswers::staticAnswer),
+
+	/** {@code unavailable}: 503 with a bounded {@code Retry-After}. */
+	UNAVAILABLE(Fallback.Unavailable.KIND, "503 with a bounded Retry-After",
+			"answers 503 with no body", needs(null, FallbackKey.RETRY_AFTER_SECONDS),
+			FallbackAnswers::unavailable),
+
+	/** {@code stale}: the last good answer, at most {@code max_stale_seconds} old; then static or 503. */
+	STALE(Fallback.Stale.KIND,
+			"the last good answer, at most 'max_stale_seconds' old",
+			"answers with a stored copy",
+			needs(FallbackKey.MAX_STALE_SECONDS, FallbackKey.VARY_BY, FallbackKey.STATIC_RESPONSE, FallbackKey.STATUS,
+					FallbackKey.CONTENT_TYPE, FallbackKey.HEADERS, FallbackKey.RETRY_AFTER_SECONDS),
+			FallbackAnswers::stale);
 
 	private static final JsonFactory JSON = new JsonFactory();
 
@@ -109,7 +124,22 @@ enum FallbackKind {
 				: String.join(", ", kinds.subList(0, kinds.size() - 1)) + " or " + kinds.get(kinds.size() - 1);
 	}
 
-	private static String json(YamlNode node) {
+	/**
+	 * The keys of a kind in a fixed order, so that the problems of a route come in the order of
+	 * the table on every run.
+	 */
+	private static Map<FallbackKey, Need> needs(@Nullable FallbackKey required, FallbackKey... allowed) {
+		Map<FallbackKey, Need> keys = new LinkedHashMap<>();
+		if (required != null) {
+			keys.put(required, Need.REQUIRED);
+		}
+		for (FallbackKey key : allowed) {
+			keys.put(key, Need.ALLOWED);
+		}
+		return keys;
+	}
+
+	static String json(YamlNode node) {
 		StringWriter writer = new StringWriter();
 		try (JsonGenerator generator = JSON.createGenerator(ObjectWriteContext.empty(), writer)) {
 			writeJson(node, generator);
@@ -173,6 +203,30 @@ enum FallbackKind {
 		static final FallbackKey STATIC_RESPONSE = new FallbackKey(ManifestKeys.STATIC_RESPONSE,
 				"the JSON body to answer with, such as { \"items\": [], \"source\": \"degraded\" }", "sent");
 
+		/** The status of a static answer. */
+		static final FallbackKey STATUS = new FallbackKey(ManifestKeys.STATUS, "the status code to answer with",
+				"sent");
+
+		/** The content type of a static answer. */
+		static final FallbackKey CONTENT_TYPE = new FallbackKey(ManifestKeys.CONTENT_TYPE,
+				"the media type of 'static_response', such as text/html", "sent");
+
+		/** Further headers of a static answer. */
+		static final FallbackKey HEADERS = new FallbackKey(ManifestKeys.HEADERS,
+				"a mapping of header name to value", "sent");
+
+		/** The Retry-After of a 503. */
+		static final FallbackKey RETRY_AFTER_SECONDS = new FallbackKey(ManifestKeys.RETRY_AFTER_SECONDS,
+				"the Retry-After of the 503, in seconds", "sent");
+
+		/** How old a stale copy may be. */
+		static final FallbackKey MAX_STALE_SECONDS = new FallbackKey(ManifestKeys.MAX_STALE_SECONDS,
+				"how old, in seconds, a stored answer may be when it is served, such as 60", "used");
+
+		/** The request headers a stale copy varies by. */
+		static final FallbackKey VARY_BY = new FallbackKey(ManifestKeys.VARY_BY,
+				"the request headers a stored answer varies by", "used");
+
 	}
 
 	/**
@@ -190,6 +244,10 @@ enum FallbackKind {
 				throw new IllegalStateException("No '" + key.name() + "' in " + this.path);
 			}
 			return entry.value();
+		}
+
+		YamlNode.@Nullable Entry entry(FallbackKey key) {
+			return this.route.entries().get(key.name());
 		}
 
 	}

@@ -42,6 +42,18 @@ final class ManifestKeys {
 
 	static final String STATIC_RESPONSE = "static_response";
 
+	static final String STATUS = "status";
+
+	static final String CONTENT_TYPE = "content_type";
+
+	static final String HEADERS = "headers";
+
+	static final String RETRY_AFTER_SECONDS = "retry_after_seconds";
+
+	static final String MAX_STALE_SECONDS = "max_stale_seconds";
+
+	static final String VARY_BY = "vary_by";
+
 	static final String REQUIRES = "requires";
 
 	static final String NAME = "name";
@@ -51,8 +63,6 @@ final class ManifestKeys {
 	static final String CONCURRENCY_LIMIT = "concurrency_limit";
 
 	static final String MAX_QUEUE_MS = "max_queue_ms";
-
-	static final String RETRY_AFTER_SECONDS = "retry_after_seconds";
 
 	private ManifestKeys() {
 	}

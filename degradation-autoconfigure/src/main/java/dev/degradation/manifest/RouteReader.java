@@ -64,6 +64,13 @@ final class RouteReader {
 		String method = readMethod(route, path);
 		Fallback fallback = readFallback(route, path);
 		List<Requirement> requires = readRequires(route, path);
+		if (fallback instanceof Fallback.Stale && method != null && !method.equals("GET")) {
+			this.values.problems()
+				.add(route.entries().get(FALLBACK).value().position(), path + "." + FALLBACK,
+						"a 'stale' fallback replays a stored answer, which only a GET route may do; " + method
+								+ " changes something, so use 'static', 'drop' or 'unavailable'");
+			fallback = null;
+		}
 		if (pattern == null || method == null || fallback == null) {
 			return new DeclaredRoute(path, null, requires, name);
 		}

@@ -34,7 +34,9 @@ import dev.degradation.overload.OverloadSignal;
  * {@code X-Degradation-Level} header.
  *
  * <p>While nothing is shed the filter reads one volatile field and sets one header: it does not
- * even parse the path. When something is shed it resolves the path exactly as Spring MVC does
+ * even parse the path, unless the manifest has a {@code stale} route. Then the live requests are
+ * looked up too, and only the answer of a {@code GET} request of a {@code stale} route is copied
+ * as it is written ({@link StaleAnswers}); every other route's request passes as before. When something is shed it resolves the path exactly as Spring MVC does
  * ({@link ServletRequestPathUtils}), so that the filter and the controllers cannot disagree about
  * which route a request is. It must be registered after Spring Security, for the {@code REQUEST}
  * dispatcher type only, so that an unauthenticated request is refused before it could see a
@@ -126,12 +128,13 @@ public class DegradationFilter implements Filter {
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
 		DegradationState state = this.engine.state();
+		HttpServletRequest httpRequest = (HttpServletRequest) request;
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
 		Admission admission = (this.overload != null) ? this.overload.admission() : null;
+		RouteTable table = this.tables.of(state.manifest());
 		ShedRoute route = null;
 		if (state.shedsAnything() || admission != null) {
-			HttpServletRequest httpRequest = (HttpServletRequest) request;
-			route = shedRoute(httpRequest, this.tables.of(state.manifest()));
+			route = route(httpRequest, table);
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
 				shed(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
@@ -142,8 +145,25 @@ public class DegradationFilter implements Filter {
 				return;
 			}
 		}
+		else if (table != null && table.keepsCopies()) {
+			// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
+			route = route(httpRequest, table);
+		}
 		if (this.levelOnEveryAnswer) {
 			httpResponse.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
+		}
+		proceed(httpRequest, httpResponse, chain, route);
+	}
+
+	/**
+	 * Let a request through to the application, keeping a copy of the answer of a live GET of a
+	 * {@code stale} route.
+	 */
+	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+			@Nullable ShedRoute route) throws IOException, ServletException {
+		if (route != null && route.writer() instanceof FallbackWriter.Stale stale && request.getMethod().equals("GET")) {
+			passKeepingCopy(request, response, chain, stale.copies());
+			return;
 		}
 		chain.doFilter(request, response);
 	}
@@ -177,7 +197,7 @@ public class DegradationFilter implements Filter {
 			if (this.levelOnEveryAnswer) {
 				response.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
 			}
-			chain.doFilter(request, response);
+			proceed(request, response, chain, route);
 			if (request.isAsyncStarted()) {
 				request.getAsyncContext().addListener(new PermitRelease(permit));
 				async = true;
@@ -248,6 +268,19 @@ public class DegradationFilter implements Filter {
 
 	}
 
+	private void passKeepingCopy(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+			StaleAnswers.RouteCopies copies) throws IOException, ServletException {
+		String key = copies.key(request);
+		if (key == null) {
+			// Credentials or cookies the route does not vary by: this answer is one user's.
+			chain.doFilter(request, response);
+			return;
+		}
+		CopyingResponse copying = new CopyingResponse(response, copies, key);
+		chain.doFilter(request, copying);
+		copying.storeIfShareable(request);
+	}
+
 	private void shed(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
 			DegradationState state, String cause, ShedCauseKind kind) throws IOException {
 		// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
@@ -255,7 +288,7 @@ public class DegradationFilter implements Filter {
 		request.setAttribute(SHED_CAUSE_ATTRIBUTE, cause);
 		ServerHttpObservationFilter.findObservationContext(request)
 			.ifPresent((context) -> context.setPathPattern(route.route().path()));
-		route.writer().write(response, state, cause);
+		route.writer().write(request, response, state, cause);
 		state.fallbackCounts().record(route.index(), kind);
 	}
 
@@ -269,7 +302,7 @@ public class DegradationFilter implements Filter {
 		this.tables = new Tables(table, this.tables.current());
 	}
 
-	private @Nullable ShedRoute shedRoute(HttpServletRequest request, @Nullable RouteTable table) {
+	private @Nullable ShedRoute route(HttpServletRequest request, @Nullable RouteTable table) {
 		if (table == null) {
 			return null;
 		}

@@ -1,5 +1,6 @@
 package dev.degradation.web;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -40,10 +41,13 @@ public final class RouteTable {
 
 	private final DegradationManifest manifest;
 
+	private final boolean keepsCopies;
+
 	private RouteTable(@Nullable RouteIndex[] routesByMethod, List<ShedRoute> routes, DegradationManifest manifest) {
 		this.routesByMethod = routesByMethod;
 		this.routes = routes;
 		this.manifest = manifest;
+		this.keepsCopies = routes.stream().anyMatch((route) -> route.writer() instanceof FallbackWriter.Stale);
 	}
 
 	/**
@@ -60,12 +64,22 @@ public final class RouteTable {
 	 * @return the route table
 	 */
 	public static RouteTable compile(DegradationManifest manifest) {
+		return compile(manifest, new StaleAnswers(StaleAnswers.Limits.DEFAULT, Clock.systemUTC()));
+	}
+
+	/**
+	 * Compile the routes of a manifest.
+	 * @param manifest the manifest
+	 * @param staleAnswers where the {@code stale} routes keep their copies
+	 * @return the route table
+	 */
+	public static RouteTable compile(DegradationManifest manifest, StaleAnswers staleAnswers) {
 		PathPatternParser parser = PathPatternParser.defaultInstance;
 		List<ShedRoute> routes = new ArrayList<>();
 		for (Tier tier : manifest.tiers()) {
 			for (Route route : tier.routes()) {
 				routes.add(new ShedRoute(route, routes.size(), tier.priority(), parser.parse(route.path()),
-						FallbackWriter.of(route)));
+						FallbackWriter.of(route, staleAnswers)));
 			}
 		}
 		Map<String, List<ShedRoute>> grouped = new HashMap<>();
@@ -134,6 +148,15 @@ public final class RouteTable {
 			case "OPTIONS" -> 6;
 			default -> -1;
 		};
+	}
+
+	/**
+	 * Return whether some route is {@code stale}: then the live {@code GET} requests are looked up
+	 * too, so that their answers can be kept.
+	 * @return whether a route keeps copies of its answers
+	 */
+	public boolean keepsCopies() {
+		return this.keepsCopies;
 	}
 
 	/**

@@ -98,9 +98,9 @@ class ManifestAliasesTests {
 				      - *suggestions
 				""")).containsExactly(
 				problem(5, 71, "tiers.optional.routes[0].fallback",
-						"'statc' is not a fallback; use one of drop, static; did you mean 'static'?"),
+						"'statc' is not a fallback; use one of drop, stale, static, unavailable; did you mean 'static'?"),
 				problem(5, 71, "tiers.enhanced.routes[0].fallback",
-						"'statc' is not a fallback; use one of drop, static; did you mean 'static'?"));
+						"'statc' is not a fallback; use one of drop, stale, static, unavailable; did you mean 'static'?"));
 	}
 
 	@Test
@@ -176,7 +176,7 @@ class ManifestAliasesTests {
 				      - { path: /api/c, method: GET, fallback: static, static_response: &body second }
 				      - { path: /api/d, method: GET, fallback: static, static_response: *body }
 				""");
-		assertThat(manifest.routes()).extracting((route) -> ((Fallback.Static) route.fallback()).json())
+		assertThat(manifest.routes()).extracting((route) -> ((Fallback.Static) route.fallback()).body())
 			.containsExactly("\"first\"", "\"first\"", "\"second\"", "\"second\"");
 	}
 

@@ -463,7 +463,7 @@ class ManifestValidationTests {
 				        method: GET
 				        fallback: dorp
 				""")).isEqualTo(problem(7, 19, "tiers.optional.routes[0].fallback",
-				"'dorp' is not a fallback; use one of drop, static; did you mean 'drop'?"));
+				"'dorp' is not a fallback; use one of drop, stale, static, unavailable; did you mean 'drop'?"));
 	}
 
 	@Test
@@ -477,7 +477,7 @@ class ManifestValidationTests {
 				        method: GET
 				        fallback: redirect
 				""")).isEqualTo(problem(7, 19, "tiers.optional.routes[0].fallback",
-				"'redirect' is not a fallback; use one of drop, static"));
+				"'redirect' is not a fallback; use one of drop, stale, static, unavailable"));
 	}
 
 	// Methods and paths
@@ -815,7 +815,7 @@ class ManifestValidationTests {
 				      - path: /api/recommendations
 				        method: GET
 				""")).isEqualTo(problem(5, 9, "tiers.optional.routes[0].fallback",
-				"missing 'fallback': 'drop' (204, nothing done) or 'static' (200 with 'static_response' as the body)"));
+				"missing 'fallback': 'drop' (204, nothing done), 'static' ('static_response' as the body, 200 unless 'status' says otherwise), 'unavailable' (503 with a bounded Retry-After) or 'stale' (the last good answer, at most 'max_stale_seconds' old)"));
 	}
 
 	@Test
@@ -957,8 +957,9 @@ class ManifestValidationTests {
 				        fallback: drop
 				        requries: [catalog]
 				""")).isEqualTo(problem(11, 9, "tiers.optional.routes[0].requries",
-				"unknown key 'requries'; did you mean 'requires'? (known keys: fallback, method, name, path, requires, "
-						+ "static_response)"));
+				"unknown key 'requries'; did you mean 'requires'? (known keys: content_type, fallback, headers, "
+						+ "max_stale_seconds, method, name, path, requires, retry_after_seconds, static_response, status, "
+						+ "vary_by)"));
 	}
 
 	@Test

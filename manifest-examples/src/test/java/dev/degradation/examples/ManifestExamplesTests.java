@@ -130,7 +130,7 @@ class ManifestExamplesTests {
 		// by its body too, not only by the X-Degraded header.
 		for (Route route : load(example).routes()) {
 			if (route.fallback() instanceof Fallback.Static staticFallback) {
-				JsonNode body = JSON.readTree(staticFallback.json());
+				JsonNode body = JSON.readTree(staticFallback.body());
 				assertThat(body.isObject()).as(route.toString()).isTrue();
 				assertThat(body.path("source").asString()).as(route.toString()).isEqualTo("degraded");
 			}

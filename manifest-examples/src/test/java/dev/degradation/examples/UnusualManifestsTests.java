@@ -51,7 +51,7 @@ class UnusualManifestsTests {
 		Route route = manifest.routes().get(0);
 		assertThat(route).hasToString("GET /api/catalog/{id}");
 		assertThat(route.requires()).containsExactly("catalog");
-		assertThat(((Fallback.Static) route.fallback()).json())
+		assertThat(((Fallback.Static) route.fallback()).body())
 			.isEqualTo("{\"note\":\"${not.resolved} is sent as written\",\"source\":\"degraded\"}");
 	}
 
@@ -60,7 +60,7 @@ class UnusualManifestsTests {
 		DegradationManifest manifest = load("unicode-in-bodies-paths-and-keys.yaml");
 		assertThat(manifest.routes()).extracting(Route::path)
 			.containsExactly("/api/café/{name}", "/api/日本語/おすすめ", "/api/emoji");
-		assertThat(((Fallback.Static) manifest.routes().get(2).fallback()).json())
+		assertThat(((Fallback.Static) manifest.routes().get(2).fallback()).body())
 			.isEqualTo("[\"🚦\",\"👩🏽‍💻\",\"𝄞\",\"e\u0301\",\"é\"]");
 	}
 
@@ -91,7 +91,7 @@ class UnusualManifestsTests {
 					tuple("GET /api/suggestions", List.of("catalog", "search")),
 					tuple("GET /api/reviews", List.of("catalog-replica")),
 					tuple("GET /api/related", List.of()));
-		assertThat(((Fallback.Static) manifest.routes().get(3).fallback()).json())
+		assertThat(((Fallback.Static) manifest.routes().get(3).fallback()).body())
 			.isEqualTo("{\"related\":{\"items\":[],\"source\":\"degraded\"}}");
 	}
 

@@ -1,0 +1,66 @@
+package dev.degradation.autoconfigure;
+
+import java.time.Clock;
+import java.util.Locale;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.degradation.parts.DegradedPartsAdvice;
+import dev.degradation.parts.PartGatherer;
+import dev.degradation.parts.PartOutcomes;
+
+/**
+ * Auto-configuration of partial answers from inside a handler: the {@link PartGatherer} on a
+ * bounded executor ({@code degradation.parts.*}), the advice that names the missing and stale
+ * parts in {@code X-Degraded-Parts}, and, with Micrometer, the {@code degradation.parts} counter
+ * (tags part, outcome). Needs no manifest.
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnBooleanProperty(name = "degradation.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DegradationProperties.class)
+public final class DegradationPartsAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	PartGatherer degradationPartGatherer(DegradationProperties properties, ObjectProvider<PartOutcomes> outcomes,
+			ObjectProvider<Clock> clock) {
+		DegradationProperties.Parts parts = properties.getParts();
+		return new PartGatherer(PartGatherer.boundedExecutor(parts.getThreads(), parts.getQueueCapacity()),
+				outcomes.getIfUnique(() -> PartOutcomes.NONE), clock.getIfUnique(Clock::systemUTC),
+				DegradedPartsAdvice::attachToCurrentRequest);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DegradedPartsAdvice degradedPartsAdvice() {
+		return new DegradedPartsAdvice();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class PartMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		PartOutcomes degradationPartOutcomes(ObjectProvider<MeterRegistry> registries) {
+			// Part names come from code, not from requests: the tag stays bounded.
+			return (part, state) -> registries.orderedStream()
+				.forEach((registry) -> registry
+					.counter("degradation.parts", "part", part, "outcome", state.name().toLowerCase(Locale.ROOT))
+					.increment());
+		}
+
+	}
+
+}

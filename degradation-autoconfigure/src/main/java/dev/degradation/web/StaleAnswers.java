@@ -1,0 +1,308 @@
+package dev.degradation.web;
+
+import java.time.Clock;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+import dev.degradation.manifest.Fallback;
+import dev.degradation.manifest.Route;
+
+/**
+ * The last good answers of the {@code stale} routes, one copy per request path, query and
+ * {@code vary_by} headers, in bounded memory: so many copies and bytes per route, so many bytes in
+ * all, and no answer larger than a limit. A route that is full drops its least recently used copy;
+ * when the total is full, a route drops its own copies to make room and, if that is not enough,
+ * keeps no copy of the new answer (one route can never evict another's).
+ *
+ * <p>A copy is never shared between users: a request with {@code Authorization} or
+ * {@code Cookie} is not stored, nor served a copy, unless the route's {@code vary_by} names that
+ * header (then the header's value is part of the key). Only the filter's capture of a live
+ * {@code GET} answer stores; what it refuses is decided in {@link CopyingResponse}.
+ */
+public final class StaleAnswers {
+
+	/** What a copy costs besides its body and key: the entry, the copy, the content type. */
+	private static final int OVERHEAD_BYTES = 128;
+
+	private final Limits limits;
+
+	private final Clock clock;
+
+	private final AtomicLong bytes = new AtomicLong();
+
+	private final AtomicLong entries = new AtomicLong();
+
+	private final LongAdder stored = new LongAdder();
+
+	private final LongAdder evicted = new LongAdder();
+
+	private final LongAdder refused = new LongAdder();
+
+	private final LongAdder served = new LongAdder();
+
+	/**
+	 * Create a store.
+	 * @param limits its bounds
+	 * @param clock the clock by which copies age
+	 */
+	public StaleAnswers(Limits limits, Clock clock) {
+		this.limits = limits;
+		this.clock = clock;
+	}
+
+	RouteCopies forRoute(Route route, Fallback.Stale fallback) {
+		return new RouteCopies(route.toString(), fallback.maxStaleSeconds() * 1000L, fallback.varyBy());
+	}
+
+	/**
+	 * Return the bounds of this store.
+	 * @return the bounds
+	 */
+	public Limits limits() {
+		return this.limits;
+	}
+
+	/** Return the bytes held by every copy, as counted against {@link Limits#maxBytes()}. */
+	public long bytes() {
+		return this.bytes.get();
+	}
+
+	/** Return how many copies are held. */
+	public long entries() {
+		return this.entries.get();
+	}
+
+	/** Return how many answers were stored. */
+	public long stored() {
+		return this.stored.sum();
+	}
+
+	/** Return how many copies were dropped to keep within the bounds, or because they were too old. */
+	public long evicted() {
+		return this.evicted.sum();
+	}
+
+	/**
+	 * Return how many good answers were not stored: larger than {@link Limits#maxAnswerBytes()},
+	 * or no room left in the total.
+	 */
+	public long refused() {
+		return this.refused.sum();
+	}
+
+	/** Return how many degraded answers were served from a copy. */
+	public long served() {
+		return this.served.sum();
+	}
+
+	/**
+	 * The bounds of a store.
+	 *
+	 * @param maxEntriesPerRoute copies one route may hold
+	 * @param maxBytesPerRoute bytes one route's copies may hold
+	 * @param maxBytes bytes every copy together may hold
+	 * @param maxAnswerBytes the largest body that is stored; a larger answer is passed on, not kept
+	 */
+	public record Limits(int maxEntriesPerRoute, long maxBytesPerRoute, long maxBytes, int maxAnswerBytes) {
+
+		/** 1,000 copies and 4 MiB per route, 32 MiB in all, no body over 256 KiB. */
+		public static final Limits DEFAULT = new Limits(1000, 4L << 20, 32L << 20, 256 << 10);
+
+		public Limits {
+			if (maxEntriesPerRoute < 1) {
+				throw new IllegalArgumentException("'max-entries-per-route' must be at least 1");
+			}
+			if (maxAnswerBytes < 0 || maxBytesPerRoute < 0 || maxBytes < 0) {
+				throw new IllegalArgumentException("Byte limits must not be negative");
+			}
+		}
+
+	}
+
+	/**
+	 * A stored answer.
+	 *
+	 * @param status its status
+	 * @param contentType its content type, or {@code null}
+	 * @param body its body
+	 * @param storedAtMillis when it was stored, by the store's clock
+	 */
+	record Copy(int status, @Nullable String contentType, byte[] body, long storedAtMillis) {
+
+	}
+
+	/**
+	 * A copy about to be served, with its age.
+	 *
+	 * @param copy the copy
+	 * @param ageSeconds its age in whole seconds, for {@code Age}
+	 */
+	record Served(Copy copy, long ageSeconds) {
+
+	}
+
+	/**
+	 * The copies of one route, least recently used first. Its lock is held only by the requests
+	 * of this route, for a map operation.
+	 */
+	final class RouteCopies {
+
+		private final String route;
+
+		private final long maxAgeMillis;
+
+		private final String[] varyBy;
+
+		private final boolean variesByCredentials;
+
+		private final boolean variesByCookie;
+
+		private final LinkedHashMap<String, Entry> copies = new LinkedHashMap<>(16, 0.75f, true);
+
+		private long routeBytes;
+
+		RouteCopies(String route, long maxAgeMillis, List<String> varyBy) {
+			this.route = route;
+			this.maxAgeMillis = maxAgeMillis;
+			this.varyBy = varyBy.toArray(String[]::new);
+			this.variesByCredentials = varyBy.contains("authorization");
+			this.variesByCookie = varyBy.contains("cookie");
+		}
+
+		/** Return whether the route's copies vary by a request header, so that private answers may be kept. */
+		boolean variesByHeaders() {
+			return this.varyBy.length > 0;
+		}
+
+		int maxAnswerBytes() {
+			return StaleAnswers.this.limits.maxAnswerBytes();
+		}
+
+		/**
+		 * Return the key of a request's copy.
+		 * @return the key, or {@code null} when the request carries credentials or cookies that
+		 * the route does not vary by: such a request is neither stored nor served a copy
+		 */
+		@Nullable String key(HttpServletRequest request) {
+			if ((!this.variesByCredentials && request.getHeader("Authorization") != null)
+					|| (!this.variesByCookie && request.getHeader("Cookie") != null)) {
+				return null;
+			}
+			String query = request.getQueryString();
+			if (query == null && this.varyBy.length == 0) {
+				return request.getRequestURI();
+			}
+			StringBuilder key = new StringBuilder(request.getRequestURI());
+			if (query != null) {
+				key.append('?').append(query);
+			}
+			for (String header : this.varyBy) {
+				String value = request.getHeader(header);
+				// A line break cannot occur in a header value, so keys of different values differ.
+				key.append('\n').append((value != null) ? value : "");
+			}
+			return key.toString();
+		}
+
+		@Nullable Served find(HttpServletRequest request) {
+			String key = key(request);
+			if (key == null) {
+				return null;
+			}
+			long now = StaleAnswers.this.clock.millis();
+			Copy copy;
+			synchronized (this) {
+				Entry entry = this.copies.get(key);
+				if (entry == null) {
+					return null;
+				}
+				if (now - entry.copy.storedAtMillis() > this.maxAgeMillis) {
+					remove(key, entry);
+					StaleAnswers.this.evicted.increment();
+					return null;
+				}
+				copy = entry.copy;
+			}
+			StaleAnswers.this.served.increment();
+			return new Served(copy, Math.max(0, (now - copy.storedAtMillis()) / 1000));
+		}
+
+		void store(String key, int status, @Nullable String contentType, byte[] body) {
+			long size = body.length + 2L * key.length() + ((contentType != null) ? 2L * contentType.length() : 0)
+					+ OVERHEAD_BYTES;
+			Limits limits = StaleAnswers.this.limits;
+			if (size > limits.maxBytesPerRoute() || size > limits.maxBytes()) {
+				StaleAnswers.this.refused.increment();
+				return;
+			}
+			Entry entry = new Entry(new Copy(status, contentType, body, StaleAnswers.this.clock.millis()), size);
+			synchronized (this) {
+				Entry previous = this.copies.remove(key);
+				if (previous != null) {
+					release(previous);
+				}
+				Iterator<Map.Entry<String, Entry>> oldest = this.copies.entrySet().iterator();
+				while ((this.copies.size() >= limits.maxEntriesPerRoute() || this.routeBytes + size > limits.maxBytesPerRoute()
+						|| StaleAnswers.this.bytes.get() + size > limits.maxBytes()) && oldest.hasNext()) {
+					Entry dropped = oldest.next().getValue();
+					oldest.remove();
+					release(dropped);
+					StaleAnswers.this.evicted.increment();
+				}
+				// Another route may have taken the room meanwhile: reserve it, or keep nothing.
+				if (StaleAnswers.this.bytes.addAndGet(size) > limits.maxBytes()) {
+					StaleAnswers.this.bytes.addAndGet(-size);
+					StaleAnswers.this.refused.increment();
+					return;
+				}
+				this.copies.put(key, entry);
+				this.routeBytes += size;
+				StaleAnswers.this.entries.incrementAndGet();
+			}
+			StaleAnswers.this.stored.increment();
+		}
+
+		void refuse() {
+			StaleAnswers.this.refused.increment();
+		}
+
+		private void remove(String key, Entry entry) {
+			this.copies.remove(key);
+			release(entry);
+		}
+
+		private void release(Entry entry) {
+			this.routeBytes -= entry.size;
+			StaleAnswers.this.bytes.addAndGet(-entry.size);
+			StaleAnswers.this.entries.decrementAndGet();
+		}
+
+		/** Return how many copies the route holds. */
+		synchronized int size() {
+			return this.copies.size();
+		}
+
+		/** Return the bytes the route's copies hold. */
+		synchronized long routeBytes() {
+			return this.routeBytes;
+		}
+
+		@Override
+		public String toString() {
+			return this.route;
+		}
+
+	}
+
+	private record Entry(Copy copy, long size) {
+
+	}
+
+}
