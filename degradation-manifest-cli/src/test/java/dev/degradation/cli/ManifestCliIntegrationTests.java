@@ -219,7 +219,7 @@ class ManifestCliIntegrationTests {
 				broken + ":5:37: tiers.optional.routes[0].method: 'GÉT' is not an HTTP method this starter can "
 						+ "degrade; use one of DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT; did you mean 'GET'?",
 				broken + ":5:52: tiers.optional.routes[0].fallback: 'statiç' is not a fallback; use one of drop, "
-						+ "static; did you mean 'static'?",
+						+ "stale, static, unavailable; did you mean 'static'?",
 				latin1 + ":2:6: the manifest is not valid UTF-8: byte 0xE9 at offset 12; save the file as UTF-8");
 		assertThat(bare.out()).anySatisfy((line) -> assertThat(line).contains("'café' is not a valid tier name"));
 		Run schemaHere = run("--print-schema");
