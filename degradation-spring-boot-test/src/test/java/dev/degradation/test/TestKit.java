@@ -49,6 +49,25 @@ public final class TestKit {
 	}
 
 	/**
+	 * Run a test class that cannot start, and return why: the messages of its containers'
+	 * failures (the class, or a test factory).
+	 * @param testClass the class
+	 * @return the messages
+	 */
+	public static List<String> containerFailures(Class<?> testClass) {
+		return EngineTestKit.engine("junit-jupiter")
+			.selectors(DiscoverySelectors.selectClass(testClass))
+			.configurationParameter(PARAMETER, "true")
+			.execute()
+			.containerEvents()
+			.failed()
+			.stream()
+			.flatMap((event) -> event.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).stream())
+			.map(Throwable::getMessage)
+			.toList();
+	}
+
+	/**
 	 * Return the display names of the tests that finished, in the order they ran, with the names
 	 * of their containers inside the class, such as
 	 * {@code GET /api/recommendations (enhanced) > at level 2: answers its static fallback}.
