@@ -21,6 +21,8 @@ public final class TestKit {
 	/** The configuration parameter that enables the classes marked {@link OnlyInTestKit}. */
 	static final String PARAMETER = "degradation.test.run-broken-variants";
 
+	private static final String DYNAMIC_CONTAINER = "dynamic-container";
+
 	private TestKit() {
 	}
 
@@ -38,7 +40,7 @@ public final class TestKit {
 		List<Throwable> failures = results.containerEvents()
 			.failed()
 			.stream()
-			.flatMap((event) -> event.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).stream())
+			.flatMap((event) -> throwable(event).stream())
 			.toList();
 		if (!failures.isEmpty()) {
 			AssertionError error = new AssertionError(testClass.getName() + " could not run");
@@ -62,7 +64,7 @@ public final class TestKit {
 			.containerEvents()
 			.failed()
 			.stream()
-			.flatMap((event) -> event.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable).stream())
+			.flatMap((event) -> throwable(event).stream())
 			.map(Throwable::getMessage)
 			.toList();
 	}
@@ -86,10 +88,7 @@ public final class TestKit {
 	public static List<String> failures(Events events) {
 		return events.failed()
 			.stream()
-			.map((event) -> name(event) + ": " + event.getPayload(TestExecutionResult.class)
-				.flatMap(TestExecutionResult::getThrowable)
-				.map(Throwable::getMessage)
-				.orElse(""))
+			.map((event) -> name(event) + ": " + throwable(event).map(Throwable::getMessage).orElse(""))
 			.toList();
 	}
 
@@ -100,11 +99,15 @@ public final class TestKit {
 		List<String> names = new ArrayList<>();
 		names.add(event.getTestDescriptor().getDisplayName());
 		Optional<TestDescriptor> parent = event.getTestDescriptor().getParent();
-		while (parent.isPresent() && parent.get().getUniqueId().getLastSegment().getType().equals("dynamic-container")) {
+		while (parent.isPresent() && parent.get().getUniqueId().getLastSegment().getType().equals(DYNAMIC_CONTAINER)) {
 			names.add(0, parent.get().getDisplayName());
 			parent = parent.get().getParent();
 		}
 		return String.join(" > ", names);
+	}
+
+	private static Optional<Throwable> throwable(Event event) {
+		return event.getPayload(TestExecutionResult.class).flatMap(TestExecutionResult::getThrowable);
 	}
 
 }

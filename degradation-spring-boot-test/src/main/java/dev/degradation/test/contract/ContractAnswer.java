@@ -59,7 +59,8 @@ record ContractAnswer(int status, Map<String, List<String>> headers, String body
 	String describe() {
 		StringBuilder description = new StringBuilder().append(this.status);
 		for (String name : List.of(DegradationHeaders.DEGRADED, DegradationHeaders.TIER, DegradationHeaders.LEVEL,
-				DegradationHeaders.REASON, "Cache-Control", "Content-Type", ContractHandlerInterceptor.HANDLER_HEADER)) {
+				DegradationHeaders.REASON, "Cache-Control", "Content-Type",
+				ContractHandlerInterceptor.HANDLER_HEADER)) {
 			String value = (name.equals(ContractHandlerInterceptor.HANDLER_HEADER)) ? handler() : header(name);
 			if (value != null) {
 				description.append(", ").append(name).append(": ").append(value);

@@ -124,7 +124,8 @@ final class ContractAssertions {
 
 	private static boolean isJson(@Nullable String contentType) {
 		try {
-			return contentType != null && MediaType.parseMediaType(contentType).isCompatibleWith(MediaType.APPLICATION_JSON);
+			return contentType != null
+					&& MediaType.parseMediaType(contentType).isCompatibleWith(MediaType.APPLICATION_JSON);
 		}
 		catch (InvalidMediaTypeException ex) {
 			return false;
@@ -169,7 +170,8 @@ final class ContractAssertions {
 		StringBuilder description = new StringBuilder();
 		int status = expectedStatus(route.fallback());
 		description.append((status > 0) ? Integer.toString(status) : "its status");
-		expectedHeaders(route, level).forEach((name, value) -> description.append(", ").append(name).append(": ").append(value));
+		expectedHeaders(route, level)
+			.forEach((name, value) -> description.append(", ").append(name).append(": ").append(value));
 		if (route.fallback() instanceof Fallback.Static staticFallback && !request.method().equals("HEAD")) {
 			description.append(", Content-Type: application/json, body ").append(staticFallback.json());
 		}

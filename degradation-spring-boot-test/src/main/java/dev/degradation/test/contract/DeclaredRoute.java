@@ -42,14 +42,25 @@ record DeclaredRoute(Route route, int index, int priority, String yamlPath, Stri
 	 * @return the URI, or {@code null}
 	 */
 	@Nullable URI sourceUri() {
-		String query = "?line=" + this.route.position().line() + "&column=" + this.route.position().column();
+		return sourceUri(this.source,
+				"?line=" + this.route.position().line() + "&column=" + this.route.position().column());
+	}
+
+	/**
+	 * Return a manifest as a test source.
+	 * @param source the description of the manifest file
+	 * @param query the query that points into the file, or an empty string
+	 * @return the URI, or {@code null} when the manifest is neither a class path resource nor a
+	 * file
+	 */
+	static @Nullable URI sourceUri(String source, String query) {
 		try {
-			if (this.source.startsWith(CLASSPATH)) {
-				String path = this.source.substring(CLASSPATH.length());
+			if (source.startsWith(CLASSPATH)) {
+				String path = source.substring(CLASSPATH.length());
 				return URI.create(CLASSPATH + (path.startsWith("/") ? "" : "/") + path + query);
 			}
-			if (this.source.startsWith("file:")) {
-				return URI.create(this.source + query);
+			if (source.startsWith("file:")) {
+				return URI.create(source + query);
 			}
 		}
 		catch (IllegalArgumentException ex) {

@@ -131,7 +131,8 @@ public final class DegradationContract {
 		if (!unnamed.isEmpty()) {
 			int highest = manifest.maxPriority();
 			List<DynamicNode> tests = new ArrayList<>();
-			unnamed.forEach((key, shadowing) -> tests.add(handlerTest(key, shadowing, highest, routes)));
+			URI manifestUri = DeclaredRoute.sourceUri(manifest.source(), "");
+			unnamed.forEach((key, shadowing) -> tests.add(handlerTest(key, shadowing, highest, routes, manifestUri)));
 			nodes.add(DynamicContainer.dynamicContainer("handlers not in the manifest, at level " + highest,
 					tests.stream()));
 		}
@@ -143,7 +144,8 @@ public final class DegradationContract {
 		Route route = declared.route();
 		URI source = declared.sourceUri();
 		String name = route + " (" + route.tier() + ")";
-		String served = "is served by a handler of the application";
+		// Each test's name stands alone: reports that flatten the tree (surefire's) still say which route.
+		String served = route + " is served by a handler of the application";
 		ManifestRouteCheck.UnmatchedRoute unmatched = check.unmatched()
 			.stream()
 			.filter((candidate) -> candidate.route().equals(route))
@@ -163,7 +165,7 @@ public final class DegradationContract {
 		ContractRequest request = sample.request();
 		String handler = sample.handler();
 		List<DynamicNode> tests = new ArrayList<>();
-		tests.add(DynamicTest.dynamicTest("is served by " + handler, source, () -> {
+		tests.add(DynamicTest.dynamicTest(route + " is served by " + handler, source, () -> {
 			HandlerLookup.Found found = this.lookup.find(request);
 			if (found.handler() == null || !found.handlerName().equals(handler)) {
 				failWith("Spring MVC no longer sends " + request + " of " + declared.describe() + " to " + handler);
@@ -172,7 +174,7 @@ public final class DegradationContract {
 		for (int level : levels) {
 			boolean shed = declared.priority() <= level;
 			String expectation = shed ? fallbackName(route.fallback()) : "reaches the application";
-			tests.add(DynamicTest.dynamicTest("at level " + level + ": " + expectation, source, () -> {
+			tests.add(DynamicTest.dynamicTest(route + " at level " + level + ": " + expectation, source, () -> {
 				ContractAnswer answer = sendAt(level, request);
 				if (shed) {
 					ContractAssertions.fallback(declared, level, request, answer);
@@ -187,16 +189,19 @@ public final class DegradationContract {
 		return DynamicContainer.dynamicContainer(name, source, tests.stream());
 	}
 
-	private DynamicTest handlerTest(String key, List<String> shadowing, int level, List<DeclaredRoute> routes) {
+	private DynamicTest handlerTest(String key, List<String> shadowing, int level, List<DeclaredRoute> routes,
+			@Nullable URI manifestUri) {
 		String method = key.substring(0, key.indexOf(' '));
 		String pattern = key.substring(key.indexOf(' ') + 1);
-		return DynamicTest.dynamicTest(key + " is never degraded", () -> {
-			Sample sample = handlerSample(method, pattern);
-			ContractRequest request = sample.request();
-			if (request == null) {
-				failWith(sample.failure());
-				return;
-			}
+		Sample sample = handlerSample(method, pattern);
+		ContractRequest request = sample.request();
+		String name = key + " is never degraded";
+		if (request == null) {
+			return DynamicTest.dynamicTest(name, manifestUri, () -> failWith(sample.failure()));
+		}
+		// The manifest as the source, not the handler's method: reports name a test with a method
+		// source after that method, and the claim is the manifest's (it names no route for this).
+		return DynamicTest.dynamicTest(name, manifestUri, () -> {
 			ContractAnswer answer = sendAt(level, request);
 			ContractAssertions.reached(key + " is not in the manifest and should never be degraded: at level " + level
 					+ ", " + request + " should reach " + sample.handler(), sample.handler(), answer,
@@ -286,8 +291,8 @@ public final class DegradationContract {
 					? "Spring MVC sends it to " + found.handlerName() + " (" + found.pattern() + ")"
 					: String.join("; ", found.refusals())));
 		}
-		return new Sample(null, "", "No sample request of " + key + " reaches its handler (" + String.join(", ", refusals)
-				+ "); give one with samplePath(\"" + key + "\", \"...\")");
+		return new Sample(null, "", "No sample request of " + key + " reaches its handler ("
+				+ String.join(", ", refusals) + "); give one with samplePath(\"" + key + "\", \"...\")");
 	}
 
 	private ContractRequest request(String method, String target) {
@@ -338,9 +343,10 @@ public final class DegradationContract {
 		for (String key : this.samplePaths.keySet()) {
 			if (!known.contains(key)) {
 				String closest = Suggestions.closest(key, known);
+				String hint = (closest != null) ? "; did you mean \"" + closest + "\"?"
+						: "; use 'METHOD pattern' as the manifest writes it, such as \"GET /api/products/{id}\"";
 				throw new IllegalArgumentException("samplePath(\"" + key + "\", ...) names neither a route of the "
-						+ "manifest nor a handler outside it" + ((closest != null) ? "; did you mean \"" + closest + "\"?"
-								: "; use 'METHOD pattern' as the manifest writes it, such as \"GET /api/products/{id}\""));
+						+ "manifest nor a handler outside it" + hint);
 			}
 		}
 	}
@@ -473,7 +479,8 @@ public final class DegradationContract {
 			}
 			RouteTable routeTable = this.context.getBeanProvider(RouteTable.class)
 				.getIfAvailable(() -> RouteTable.compile(engine.manifest()));
-			List<RequestMappingHandlerMapping> mappings = this.context.getBeanProvider(RequestMappingHandlerMapping.class)
+			List<RequestMappingHandlerMapping> mappings = this.context
+				.getBeanProvider(RequestMappingHandlerMapping.class)
 				.orderedStream()
 				.toList();
 			ContractClient client = (this.client != null) ? this.client : detectClient();
@@ -486,15 +493,18 @@ public final class DegradationContract {
 			Integer port = environment.getProperty("local.server.port", Integer.class);
 			if (port != null && port > 0) {
 				String contextPath = environment.getProperty("server.servlet.context-path", "");
-				return new HttpContractClient("http://localhost:" + port
-						+ (contextPath.endsWith("/") ? contextPath.substring(0, contextPath.length() - 1) : contextPath));
+				if (contextPath.endsWith("/")) {
+					contextPath = contextPath.substring(0, contextPath.length() - 1);
+				}
+				return new HttpContractClient("http://localhost:" + port + contextPath);
 			}
 			MockMvc mockMvc = this.context.getBeanProvider(MockMvc.class).getIfAvailable();
 			if (mockMvc != null) {
 				return new MockMvcContractClient(mockMvc);
 			}
 			throw new IllegalStateException("The degradation contract needs a running server "
-					+ "(@SpringBootTest(webEnvironment = RANDOM_PORT)) or MockMvc (@WebMvcTest, @AutoConfigureMockMvc)");
+					+ "(@SpringBootTest(webEnvironment = RANDOM_PORT)) or MockMvc "
+					+ "(@WebMvcTest, @AutoConfigureMockMvc)");
 		}
 
 	}

@@ -43,13 +43,16 @@ class BrokenShopContractTests {
 	private void assertFilterBeforeTheDegradationFilterIsCaught(List<String> failures) {
 		assertThat(failures).hasSize(3);
 		assertThat(failures).allSatisfy((failure) -> assertThat(failure).contains(RECOMMENDATIONS));
-		assertThat(failures.get(0)).startsWith("GET /api/recommendations (enhanced) > at level 0: reaches the "
+		assertThat(failures.get(0)).startsWith("GET /api/recommendations (enhanced) > GET /api/recommendations "
+				+ "at level 0: reaches the "
 				+ "application: GET /api/recommendations at level 0 should reach the application, as " + RECOMMENDATIONS
 				+ " is shed from level 2 on, but it did not reach the handler ShopController#recommendations(): "
 				+ "something answered before the handler could");
-		assertThat(failures.get(1)).startsWith("GET /api/recommendations (enhanced) > at level 1: reaches the "
+		assertThat(failures.get(1)).startsWith("GET /api/recommendations (enhanced) > GET /api/recommendations "
+				+ "at level 1: reaches the "
 				+ "application:");
-		assertThat(failures.get(2)).startsWith("GET /api/recommendations (enhanced) > at level 2: answers its static "
+		assertThat(failures.get(2)).startsWith("GET /api/recommendations (enhanced) > GET /api/recommendations "
+				+ "at level 2: answers its static "
 				+ "fallback: GET /api/recommendations at level 2 should be answered by the static fallback of "
 				+ RECOMMENDATIONS + ", but the answer is not degraded (no 'X-Degraded: true'): something answered "
 				+ "before the degradation filter could");
@@ -68,12 +71,15 @@ class BrokenShopContractTests {
 	void aFilterThatRewritesTheFallbacksFailsEachStaticFallbackWithBothBodies() {
 		List<String> failures = TestKit.failures(TestKit.run(EnvelopeFilter.class));
 		assertThat(failures).hasSize(2);
-		assertThat(failures.get(0)).startsWith("GET /api/recommendations (enhanced) > at level 2: answers its static "
+		assertThat(failures.get(0)).startsWith("GET /api/recommendations (enhanced) > GET /api/recommendations "
+				+ "at level 2: answers its static "
 				+ "fallback: GET /api/recommendations at level 2 should be answered by the static fallback of "
 				+ RECOMMENDATIONS + ", but its body is {\"data\": {\"items\":[],\"source\":\"degraded\"}} instead of "
 				+ "the manifest's static_response {\"items\":[],\"source\":\"degraded\"}");
-		assertThat(failures.get(1)).startsWith("GET /api/products/{id}/reviews (enhanced) > at level 2: answers its "
-				+ "static fallback: GET /api/products/1/reviews at level 2 should be answered by the static fallback of "
+		assertThat(failures.get(1)).startsWith("GET /api/products/{id}/reviews (enhanced) > GET "
+				+ "/api/products/{id}/reviews at level 2: answers its "
+				+ "static fallback: GET /api/products/1/reviews at level 2 should be answered by the static "
+				+ "fallback of "
 				+ REVIEWS + ", but its body is");
 	}
 
@@ -82,9 +88,12 @@ class BrokenShopContractTests {
 		List<String> failures = TestKit.failures(TestKit.run(RouteCatchingACoreHandler.class));
 		assertThat(failures).singleElement()
 			.asString()
-			.startsWith("handlers not in the manifest, at level 2 > GET /api/products/featured/reviews is never degraded: "
-					+ "GET /api/products/featured/reviews is not in the manifest and should never be degraded: at level 2, "
-					+ "GET /api/products/featured/reviews should reach FeaturedReviewsController#featuredReviews(), but it "
+			.startsWith("handlers not in the manifest, at level 2 > GET /api/products/featured/reviews is never "
+					+ "degraded: "
+					+ "GET /api/products/featured/reviews is not in the manifest and should never be degraded: "
+					+ "at level 2, "
+					+ "GET /api/products/featured/reviews should reach "
+					+ "FeaturedReviewsController#featuredReviews(), but it "
 					+ "was answered by the fallback of tier 'enhanced' (X-Degradation-Reason: simulation): " + REVIEWS
 					+ ", catches it\n  classpath:contract/shop.yaml:26:9: tiers.enhanced.routes[1]: GET "
 					+ "/api/products/{id}/reviews also matches /api/products/featured/reviews");
@@ -93,9 +102,11 @@ class BrokenShopContractTests {
 	@Test
 	void aMistypedRouteFailsWithItsPositionAndTheHandlerItMeant() {
 		List<String> failures = TestKit.failures(TestKit.run(MistypedRoute.class));
-		assertThat(failures).containsExactly("GET /api/recomendations (enhanced) > is served by a handler of the "
+		assertThat(failures).containsExactly("GET /api/recomendations (enhanced) > GET /api/recomendations is "
+				+ "served by a handler of the "
 				+ "application: classpath:contract/typo.yaml:20:9: tiers.enhanced.routes[0]: GET /api/recomendations "
-				+ "matches no handler of the application, so it would never be shed; did you mean /api/recommendations?");
+				+ "matches no handler of the application, so it would never be shed; did you mean "
+				+ "/api/recommendations?");
 	}
 
 	@OnlyInTestKit

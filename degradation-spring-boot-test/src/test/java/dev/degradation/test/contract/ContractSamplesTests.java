@@ -34,9 +34,12 @@ class ContractSamplesTests {
 	void pathVariablesGetSampleValuesThatTheHandlersPatternAccepts() {
 		Events events = TestKit.run(WithoutSamplePaths.class);
 		assertThat(TestKit.names(events)).contains(
-				"GET /api/orders/{id}/invoice (enhanced) > is served by InvoiceController#invoice(long)",
-				"GET /api/orders/{id}/invoice (enhanced) > at level 0: reaches the application",
-				"GET /api/orders/{id}/invoice (enhanced) > at level 1: answers its static fallback");
+				"GET /api/orders/{id}/invoice (enhanced) > GET /api/orders/{id}/invoice is served by "
+						+ "InvoiceController#invoice(long)",
+				"GET /api/orders/{id}/invoice (enhanced) > GET /api/orders/{id}/invoice at level 0: reaches the "
+						+ "application",
+				"GET /api/orders/{id}/invoice (enhanced) > GET /api/orders/{id}/invoice at level 1: answers its "
+						+ "static fallback");
 		assertThat(TestKit.failures(events)).singleElement()
 			.asString()
 			.startsWith("handlers not in the manifest, at level 1 > GET /api/search is never degraded: No sample "
@@ -48,7 +51,8 @@ class ContractSamplesTests {
 	void aSamplePathOfTheUsersOwnReachesTheHandler() {
 		Events events = TestKit.run(WithSamplePaths.class);
 		assertThat(TestKit.failures(events)).isEmpty();
-		assertThat(TestKit.names(events)).contains("handlers not in the manifest, at level 1 > GET /api/search is never "
+		assertThat(TestKit.names(events)).contains("handlers not in the manifest, at level 1 > GET /api/search "
+				+ "is never "
 				+ "degraded");
 	}
 
@@ -56,7 +60,8 @@ class ContractSamplesTests {
 	void aSamplePathThatTheRoutesPatternDoesNotMatchIsNotSent() {
 		assertThat(TestKit.failures(TestKit.run(WithASamplePathOfAnotherRoute.class))).singleElement()
 			.asString()
-			.isEqualTo("GET /api/orders/{id}/invoice (enhanced) > is served by a handler of the application: No sample "
+			.isEqualTo("GET /api/orders/{id}/invoice (enhanced) > GET /api/orders/{id}/invoice is served by a "
+					+ "handler of the application: No sample "
 					+ "request of GET /api/orders/{id}/invoice of tier enhanced (priority 1), declared at "
 					+ "classpath:contract/samples.yaml:6:9 (tiers.enhanced.routes[0]) reaches a handler of the "
 					+ "application (/api/order/1/invoice: not a path of /api/orders/{id}/invoice); give one with "
@@ -74,7 +79,8 @@ class ContractSamplesTests {
 	void theContractNeedsARunningServerOrMockMvc() {
 		assertThat(TestKit.containerFailures(WithNeitherServerNorMockMvc.class))
 			.containsExactly("The degradation contract needs a running server "
-					+ "(@SpringBootTest(webEnvironment = RANDOM_PORT)) or MockMvc (@WebMvcTest, @AutoConfigureMockMvc)");
+					+ "(@SpringBootTest(webEnvironment = RANDOM_PORT)) or MockMvc (@WebMvcTest, "
+					+ "@AutoConfigureMockMvc)");
 	}
 
 	@Test

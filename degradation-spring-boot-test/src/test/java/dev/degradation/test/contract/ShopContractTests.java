@@ -23,18 +23,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ShopContractTests {
 
 	private static final List<String> TESTS = List.of(
-			"POST /api/analytics/track (best-effort) > is served by ShopController#track(Map)",
-			"POST /api/analytics/track (best-effort) > at level 0: reaches the application",
-			"POST /api/analytics/track (best-effort) > at level 1: answers 204, its drop fallback",
-			"POST /api/analytics/track (best-effort) > at level 2: answers 204, its drop fallback",
-			"GET /api/recommendations (enhanced) > is served by ShopController#recommendations()",
-			"GET /api/recommendations (enhanced) > at level 0: reaches the application",
-			"GET /api/recommendations (enhanced) > at level 1: reaches the application",
-			"GET /api/recommendations (enhanced) > at level 2: answers its static fallback",
-			"GET /api/products/{id}/reviews (enhanced) > is served by ShopController#reviews(String)",
-			"GET /api/products/{id}/reviews (enhanced) > at level 0: reaches the application",
-			"GET /api/products/{id}/reviews (enhanced) > at level 1: reaches the application",
-			"GET /api/products/{id}/reviews (enhanced) > at level 2: answers its static fallback",
+			"POST /api/analytics/track (best-effort) > POST /api/analytics/track is served by "
+					+ "ShopController#track(Map)",
+			"POST /api/analytics/track (best-effort) > POST /api/analytics/track at level 0: reaches the application",
+			"POST /api/analytics/track (best-effort) > POST /api/analytics/track at level 1: answers 204, its "
+					+ "drop fallback",
+			"POST /api/analytics/track (best-effort) > POST /api/analytics/track at level 2: answers 204, its "
+					+ "drop fallback",
+			"GET /api/recommendations (enhanced) > GET /api/recommendations is served by "
+					+ "ShopController#recommendations()",
+			"GET /api/recommendations (enhanced) > GET /api/recommendations at level 0: reaches the application",
+			"GET /api/recommendations (enhanced) > GET /api/recommendations at level 1: reaches the application",
+			"GET /api/recommendations (enhanced) > GET /api/recommendations at level 2: answers its static fallback",
+			"GET /api/products/{id}/reviews (enhanced) > GET /api/products/{id}/reviews is served by "
+					+ "ShopController#reviews(String)",
+			"GET /api/products/{id}/reviews (enhanced) > GET /api/products/{id}/reviews at level 0: reaches the "
+					+ "application",
+			"GET /api/products/{id}/reviews (enhanced) > GET /api/products/{id}/reviews at level 1: reaches the "
+					+ "application",
+			"GET /api/products/{id}/reviews (enhanced) > GET /api/products/{id}/reviews at level 2: answers its "
+					+ "static fallback",
 			"handlers not in the manifest, at level 2 > POST /api/orders is never degraded",
 			"handlers not in the manifest, at level 2 > GET /api/products is never degraded",
 			"handlers not in the manifest, at level 2 > GET /api/products/{id} is never degraded",

@@ -104,7 +104,8 @@ public final class BrokenVariants {
 							chain.doFilter(request, wrapper);
 							byte[] body = wrapper.getContentAsByteArray();
 							String contentType = wrapper.getContentType();
-							if (body.length == 0 || contentType == null || !contentType.startsWith("application/json")) {
+							boolean json = contentType != null && contentType.startsWith("application/json");
+							if (body.length == 0 || !json) {
 								wrapper.copyBodyToResponse();
 								return;
 							}
