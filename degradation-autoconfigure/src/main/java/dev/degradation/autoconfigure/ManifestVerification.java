@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,7 +20,6 @@ import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.ManifestRouteCheck;
-import dev.degradation.web.ManifestRouteCheck.UnmatchedRoute;
 
 /**
  * Checks the manifest against the application's Spring MVC request mappings once every bean is
@@ -56,7 +56,7 @@ public class ManifestVerification implements SmartInitializingSingleton {
 		if (this.mode == DegradationProperties.Verify.OFF) {
 			return;
 		}
-		List<HandlerRoute> handlers = handlers();
+		List<HandlerRoute> handlers = handlerRoutes(this.mappings.orderedStream());
 		if (handlers.isEmpty()) {
 			return;
 		}
@@ -71,19 +71,8 @@ public class ManifestVerification implements SmartInitializingSingleton {
 			return;
 		}
 		List<ManifestProblem> problems = new ArrayList<>();
-		for (ManifestRouteCheck.ShadowedHandler shadowed : result.shadowed()) {
-			problems.add(new ManifestProblem(this.manifest.source(), shadowed.route().position(), shadowed.yamlPath(),
-					shadowed.route() + " also matches " + shadowed.handler().pattern() + ", which Spring MVC sends to "
-							+ shadowed.handler().handler() + ": while the tier is shed, those requests would get this "
-							+ "route's fallback; add a route for " + shadowed.handler().pattern()
-							+ " or make this one narrower"));
-		}
-		for (UnmatchedRoute unmatched : result.unmatched()) {
-			problems.add(new ManifestProblem(this.manifest.source(), unmatched.route().position(), unmatched.yamlPath(),
-					unmatched.route() + " matches no handler of the application, so it would never be shed"
-							+ ((unmatched.suggestion() != null) ? "; did you mean " + unmatched.suggestion() + "?"
-									: "; fix the path or method, or remove the route")));
-		}
+		result.shadowed().forEach((shadowed) -> problems.add(shadowed.problem(this.manifest.source())));
+		result.unmatched().forEach((unmatched) -> problems.add(unmatched.problem(this.manifest.source())));
 		InvalidManifestException exception = new InvalidManifestException(this.manifest.source(), problems);
 		if (this.mode == DegradationProperties.Verify.STRICT) {
 			throw exception;
@@ -91,9 +80,15 @@ public class ManifestVerification implements SmartInitializingSingleton {
 		logger.warn(exception.getMessage() + "\n(set 'degradation.verify=strict' to refuse to start instead)");
 	}
 
-	private List<HandlerRoute> handlers() {
+	/**
+	 * Return the request mappings of Spring MVC's handler mappings as the manifest check reads
+	 * them: one for each pattern of each handler method.
+	 * @param mappings the handler mappings
+	 * @return the request mappings
+	 */
+	public static List<HandlerRoute> handlerRoutes(Stream<RequestMappingHandlerMapping> mappings) {
 		List<HandlerRoute> handlers = new ArrayList<>();
-		this.mappings.orderedStream().forEach((mapping) -> mapping.getHandlerMethods().forEach((info, method) -> {
+		mappings.forEach((mapping) -> mapping.getHandlerMethods().forEach((info, method) -> {
 			Set<String> methods = methods(info);
 			for (String pattern : info.getPatternValues()) {
 				handlers.add(new HandlerRoute(methods, pattern, method.getShortLogMessage()));

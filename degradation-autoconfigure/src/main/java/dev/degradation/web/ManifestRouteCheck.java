@@ -12,6 +12,7 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Suggestions;
 import dev.degradation.manifest.Tier;
@@ -32,7 +33,11 @@ public final class ManifestRouteCheck {
 
 	private static final Pattern CAPTURE = Pattern.compile("\\{\\*?[^{}]*\\}");
 
-	private static final String[] SAMPLE_SEGMENTS = { "1", "x" };
+	/**
+	 * The values given to a pattern's variables and wildcards to make concrete paths of it: a
+	 * number for variables constrained to digits, a letter for the others.
+	 */
+	private static final List<String> SAMPLE_SEGMENTS = List.of("1", "x");
 
 	private ManifestRouteCheck() {
 	}
@@ -49,8 +54,7 @@ public final class ManifestRouteCheck {
 			for (int i = 0; i < tier.routes().size(); i++) {
 				Route route = tier.routes().get(i);
 				if (handlers.stream().noneMatch((handler) -> overlap(route, handler))) {
-					unmatched.add(new UnmatchedRoute(route, "tiers." + tier.name() + ".routes[" + i + "]",
-							suggestion(route, handlers)));
+					unmatched.add(new UnmatchedRoute(route, yamlPath(tier, i), suggestion(route, handlers)));
 				}
 			}
 		}
@@ -88,12 +92,33 @@ public final class ManifestRouteCheck {
 						caught = caught || matches(routePattern, samplePath(handler.pattern(), sample));
 					}
 					if (caught && PathPattern.SPECIFICITY_COMPARATOR.compare(handlerPattern, routePattern) < 0) {
-						shadowed.add(new ShadowedHandler(route, "tiers." + tier.name() + ".routes[" + i + "]", handler));
+						shadowed.add(new ShadowedHandler(route, yamlPath(tier, i), handler));
 					}
 				}
 			}
 		}
 		return shadowed;
+	}
+
+	/**
+	 * Return the YAML path of a route, such as {@code tiers.enhanced.routes[0]}.
+	 * @param tier the route's tier
+	 * @param index the index of the route in its tier
+	 * @return the path
+	 */
+	public static String yamlPath(Tier tier, int index) {
+		return "tiers." + tier.name() + ".routes[" + index + "]";
+	}
+
+	/**
+	 * Return concrete paths that a pattern matches, one for each sample value given to its
+	 * variables and wildcards, such as {@code /api/products/1} and {@code /api/products/x} for
+	 * {@code /api/products/{id}}.
+	 * @param pattern a path pattern
+	 * @return the paths, the most likely to be accepted first
+	 */
+	public static List<String> samplePaths(String pattern) {
+		return SAMPLE_SEGMENTS.stream().map((sample) -> samplePath(pattern, sample)).distinct().toList();
 	}
 
 	private static boolean namedBy(Route route, HandlerRoute handler) {
@@ -169,6 +194,19 @@ public final class ManifestRouteCheck {
 	 */
 	public record ShadowedHandler(Route route, String yamlPath, HandlerRoute handler) {
 
+		/**
+		 * Return this finding as a problem of the manifest, located at the route.
+		 * @param source the description of the manifest file
+		 * @return the problem
+		 */
+		public ManifestProblem problem(String source) {
+			return new ManifestProblem(source, this.route.position(), this.yamlPath,
+					this.route + " also matches " + this.handler.pattern() + ", which Spring MVC sends to "
+							+ this.handler.handler() + ": while the tier is shed, those requests would get this "
+							+ "route's fallback; add a route for " + this.handler.pattern()
+							+ " or make this one narrower");
+		}
+
 	}
 
 	/**
@@ -179,6 +217,18 @@ public final class ManifestRouteCheck {
 	 * @param suggestion the handler pattern it most resembles, if one is close
 	 */
 	public record UnmatchedRoute(Route route, String yamlPath, @Nullable String suggestion) {
+
+		/**
+		 * Return this finding as a problem of the manifest, located at the route.
+		 * @param source the description of the manifest file
+		 * @return the problem
+		 */
+		public ManifestProblem problem(String source) {
+			return new ManifestProblem(source, this.route.position(), this.yamlPath,
+					this.route + " matches no handler of the application, so it would never be shed"
+							+ ((this.suggestion != null) ? "; did you mean " + this.suggestion + "?"
+									: "; fix the path or method, or remove the route"));
+		}
 
 	}
 

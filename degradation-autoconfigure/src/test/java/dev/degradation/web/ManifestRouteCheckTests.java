@@ -110,6 +110,26 @@ class ManifestRouteCheckTests {
 				""").shadowed()).isEmpty();
 	}
 
+	@Test
+	void samplePathsGiveEveryVariableAndWildcardANumberAndThenALetter() {
+		assertThat(ManifestRouteCheck.samplePaths("/api/orders/{orderId:\\d+}/lines/*"))
+			.containsExactly("/api/orders/1/lines/1", "/api/orders/x/lines/x");
+		assertThat(ManifestRouteCheck.samplePaths("/api/files/{*path}")).containsExactly("/api/files/1",
+				"/api/files/x");
+		assertThat(ManifestRouteCheck.samplePaths("/api/products")).containsExactly("/api/products");
+	}
+
+	@Test
+	void findingsAreProblemsOfTheManifestAtTheRoute() {
+		ManifestRouteCheck.Result result = check("""
+				- { path: /api/recomendations, method: GET, fallback: drop }
+				""");
+		assertThat(result.unmatched()).singleElement()
+			.extracting((unmatched) -> unmatched.problem("test.yaml").toString())
+			.isEqualTo("test.yaml:5:9: tiers.enhanced.routes[0]: GET /api/recomendations matches no handler of the "
+					+ "application, so it would never be shed; did you mean /api/recommendations?");
+	}
+
 	private List<String> unmatched(String routes) {
 		return check(routes).unmatched().stream().map((unmatched) -> unmatched.route().toString()).toList();
 	}

@@ -3,7 +3,6 @@ package dev.degradation.sample;
 import java.net.http.HttpResponse;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,14 +13,18 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.degradation.test.AutoConfigureDegradation;
+
 import static dev.degradation.sample.ShopClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The seed's walkthrough, against the real shop through the real Actuator endpoint: shed level 1
- * sheds the best-effort tier, level 2 the enhanced tier as well, the core never.
+ * sheds the best-effort tier, level 2 the enhanced tier as well, the core never. Each test starts
+ * with simulation off, whatever the previous test of the shared context left.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureDegradation
 class DegradationWalkthroughTests {
 
 	private static final String DEGRADED = "X-Degraded";
@@ -38,11 +41,6 @@ class DegradationWalkthroughTests {
 	@BeforeEach
 	void connect() {
 		this.shop = new ShopClient(this.port);
-	}
-
-	@AfterEach
-	void stopSimulation() {
-		this.shop.stopSimulation();
 	}
 
 	@Test

@@ -17,6 +17,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.degradation.sample.embedded.EmbeddedDependencies;
+import dev.degradation.test.AutoConfigureDegradation;
 
 import static dev.degradation.sample.ShopClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +27,8 @@ import static org.awaitility.Awaitility.await;
  * End to end through the starter, with nothing simulated: a dependency broken through the demo
  * API is seen failing by the starter's probes, the routes that require it are shed (and no other),
  * and once it is healthy again they come back after the hysteresis. The sample manifest's timings are shortened
- * by properties so that this takes seconds instead of minutes.
+ * by properties so that this takes seconds instead of minutes. The probes are what this test is
+ * about, so it asks for them ({@code probes = true}); the engine still starts from nothing.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.health-check-interval-ms=" + DependencyFailureTests.INTERVAL_MS,
@@ -34,6 +36,7 @@ import static org.awaitility.Awaitility.await;
 				"sample.window-seconds=" + DependencyFailureTests.WINDOW_SECONDS,
 				"sample.min-samples=" + DependencyFailureTests.MIN_SAMPLES,
 				"sample.hysteresis-seconds=" + DependencyFailureTests.HYSTERESIS_SECONDS })
+@AutoConfigureDegradation(probes = true)
 class DependencyFailureTests {
 
 	static final long INTERVAL_MS = 200;

@@ -26,6 +26,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.degradation.sample.embedded.EmbeddedDependencies;
+import dev.degradation.test.AutoConfigureDegradation;
 
 import static dev.degradation.sample.ShopClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,13 +36,14 @@ import static org.awaitility.Awaitility.await;
 /**
  * Each mode of an embedded dependency, switched through the demo API of the running shop and
  * observed by a client of the dependency itself, and by the shop's own live route. The starter's
- * probes are off here, so that no route is shed whatever the dependencies do: what the routes
- * answer is the shop's own handling of a broken dependency.
+ * probes are off here (the default of {@link AutoConfigureDegradation}), so that no route is shed
+ * whatever the dependencies do: what the routes answer is the shop's own handling of a broken
+ * dependency.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "degradation.probes.enabled=false",
-				"sample.dependencies.timeout=" + DependencyModesTests.SHOP_TIMEOUT_MS + "ms",
+		properties = { "sample.dependencies.timeout=" + DependencyModesTests.SHOP_TIMEOUT_MS + "ms",
 				"sample.embedded.slow-delay=" + DependencyModesTests.SLOW_DELAY_MS + "ms" })
+@AutoConfigureDegradation
 class DependencyModesTests {
 
 	static final long SHOP_TIMEOUT_MS = 500;

@@ -18,15 +18,19 @@ import dev.degradation.manifest.Dependency;
 import dev.degradation.sample.embedded.DependencyMode;
 import dev.degradation.sample.embedded.EmbeddedDependencies;
 import dev.degradation.sample.embedded.EmbeddedDependency;
+import dev.degradation.test.AutoConfigureDegradation;
 
 import static dev.degradation.sample.ShopClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The extras' live handlers, at shed level 0: they really call the embedded dependencies, and the
- * manifest probes those same dependencies.
+ * manifest's health URLs are those same dependencies. The starter's probes are off
+ * ({@link AutoConfigureDegradation}), so that a dependency a test breaks is never shed while the
+ * test reads what its live handler answers.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureDegradation
 class LiveExtrasTests {
 
 	@LocalServerPort

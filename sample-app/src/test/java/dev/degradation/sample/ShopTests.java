@@ -12,6 +12,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.degradation.sample.shop.OrderBook;
+import dev.degradation.test.AutoConfigureDegradation;
 
 import static dev.degradation.sample.ShopClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The shop's core routes: the catalog and orders.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureDegradation
 class ShopTests {
 
 	@LocalServerPort
