@@ -1,0 +1,8 @@
+/**
+ * The shop's capacity-limited checkout, for the overload harness, and the peers it is compared
+ * with.
+ */
+@NullMarked
+package dev.degradation.sample.capacity;
+
+import org.jspecify.annotations.NullMarked;
