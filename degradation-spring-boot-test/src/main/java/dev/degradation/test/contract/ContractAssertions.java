@@ -111,13 +111,20 @@ final class ContractAssertions {
 		}
 		else if (fallback instanceof Fallback.Static staticFallback) {
 			String contentType = answer.header("Content-Type");
-			if (!isJson(contentType)) {
+			boolean json = isJson(staticFallback.contentType());
+			if (json && !isJson(contentType)) {
 				differences.add("its content type is " + ((contentType != null) ? "'" + contentType + "'" : "missing")
 						+ " instead of JSON");
 			}
-			if (!sameJson(staticFallback.json(), answer.body())) {
+			else if (!json && (contentType == null || !contentType.startsWith(staticFallback.contentType()))) {
+				differences.add("its content type is " + ((contentType != null) ? "'" + contentType + "'" : "missing")
+						+ " instead of " + staticFallback.contentType());
+			}
+			boolean same = json ? sameJson(staticFallback.body(), answer.body())
+					: staticFallback.body().equals(answer.body());
+			if (!same) {
 				differences.add("its body is " + answer.body() + " instead of the manifest's static_response "
-						+ staticFallback.json());
+						+ staticFallback.body());
 			}
 		}
 	}
@@ -160,8 +167,11 @@ final class ContractAssertions {
 		if (fallback instanceof Fallback.Drop) {
 			return 204;
 		}
-		if (fallback instanceof Fallback.Static) {
-			return 200;
+		if (fallback instanceof Fallback.Static staticFallback) {
+			return staticFallback.status();
+		}
+		if (fallback instanceof Fallback.Unavailable) {
+			return 503;
 		}
 		return 0;
 	}
@@ -173,7 +183,8 @@ final class ContractAssertions {
 		expectedHeaders(route, level)
 			.forEach((name, value) -> description.append(", ").append(name).append(": ").append(value));
 		if (route.fallback() instanceof Fallback.Static staticFallback && !request.method().equals("HEAD")) {
-			description.append(", Content-Type: application/json, body ").append(staticFallback.json());
+			description.append(", Content-Type: ").append(staticFallback.contentType()).append(", body ")
+				.append(staticFallback.body());
 		}
 		else if (route.fallback() instanceof Fallback.Drop) {
 			description.append(", no body");
