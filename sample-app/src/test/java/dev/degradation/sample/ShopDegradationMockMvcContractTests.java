@@ -6,6 +6,7 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import dev.degradation.sample.extras.AnalyticsCollector;
 import dev.degradation.sample.extras.PersonalizationService;
 import dev.degradation.sample.extras.RecommendationsApi;
+import dev.degradation.sample.page.ProductReviews;
 import dev.degradation.sample.shop.OrderBook;
 import dev.degradation.sample.shop.ProductCatalog;
 import dev.degradation.test.contract.DegradationContractTests;
@@ -20,7 +21,7 @@ import dev.degradation.test.contract.DegradationContractTests;
 		"sample.dependencies.analytics-collector.url=http://127.0.0.1:9",
 		"sample.dependencies.personalization-service.url=http://127.0.0.1:9" })
 @MockitoBean(types = { AnalyticsCollector.class, PersonalizationService.class, RecommendationsApi.class,
-		ProductCatalog.class, OrderBook.class })
+		ProductCatalog.class, OrderBook.class, ProductReviews.class })
 class ShopDegradationMockMvcContractTests extends DegradationContractTests {
 
 }
