@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -23,11 +22,11 @@ import dev.degradation.parts.PartOutcomes;
  * Auto-configuration of partial answers from inside a handler: the {@link PartGatherer} on a
  * bounded executor ({@code degradation.parts.*}), the advice that names the missing and stale
  * parts in {@code X-Degraded-Parts}, and, with Micrometer, the {@code degradation.parts} counter
- * (tags part, outcome). Needs no manifest.
+ * (tags part, outcome). Needs no manifest, and stays with {@code degradation.enabled=false}: it is
+ * an API the application's handlers call, and turning shedding off must not take it from them.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnBooleanProperty(name = "degradation.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DegradationProperties.class)
 public final class DegradationPartsAutoConfiguration {
 
