@@ -45,7 +45,9 @@ public class DependencyProbing implements SmartLifecycle, ApplicationListener<Ap
 	public DependencyProbing(DegradationEngine engine, HealthProbe probe) {
 		this.engine = engine;
 		this.probe = probe;
-		this.probes = new DependencyProbes(engine.manifest().dependencies(), this.probe,
+		// A dependency with neither health URL nor health indicator is judged by its calls alone.
+		this.probes = new DependencyProbes(
+				engine.manifest().dependencies().stream().filter(Dependency::probed).toList(), this.probe,
 				(dependency, result) -> engine.recordProbe(dependency.name(), result), this.probe::abortAll);
 		this.stopTimeout = engine.manifest()
 			.dependencies()
