@@ -1,0 +1,89 @@
+package dev.degradation.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryRegistry;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+
+import dev.degradation.client.CallDeadlineFilter;
+import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.GuardingInterceptor;
+import dev.degradation.engine.DegradationEngine;
+
+/**
+ * Guards the application's own calls to the manifest's dependencies with Resilience4j: a
+ * {@link DependencyGuards} bean (the API), an interceptor on every {@code RestClient} built from
+ * Boot's builder, and the filter that reads a request's deadline. Uses Resilience4j's registries
+ * when {@code resilience4j-spring-boot4} defines them, so its endpoints, health and metrics show
+ * the starter's breakers; creates its own otherwise.
+ */
+@AutoConfiguration(after = DegradationAutoConfiguration.class,
+		afterName = { "io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
+				"io.github.resilience4j.springboot.retry.autoconfigure.RetryAutoConfiguration",
+				"io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration" })
+@ConditionalOnClass({ CircuitBreaker.class, Retry.class, TimeLimiter.class })
+@ConditionalOnBean(DegradationEngine.class)
+public final class DegradationClientAutoConfiguration {
+
+	/** The deadline header, as Envoy sends it. */
+	static final String DEADLINE_HEADER = "x-envoy-expected-rq-timeout-ms";
+
+	@Bean
+	@ConditionalOnMissingBean
+	DependencyGuards degradationDependencyGuards(DegradationEngine engine,
+			ObjectProvider<CircuitBreakerRegistry> breakers, ObjectProvider<TimeLimiterRegistry> timeLimiters,
+			ObjectProvider<RetryRegistry> retries) {
+		return new DependencyGuards(engine, breakers.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
+				timeLimiters.getIfAvailable(TimeLimiterRegistry::ofDefaults),
+				retries.getIfAvailable(RetryRegistry::ofDefaults));
+	}
+
+	@Bean
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnMissingBean(name = "degradationCallDeadlineFilter")
+	FilterRegistrationBean<CallDeadlineFilter> degradationCallDeadlineFilter(DegradationEngine engine,
+			Environment environment) {
+		CallDeadlineFilter filter = new CallDeadlineFilter(deadlineHeader(environment),
+				environment.getProperty("degradation.client.max-deadline", Duration.class, Duration.ofSeconds(30)),
+				engine.clock());
+		FilterRegistrationBean<CallDeadlineFilter> registration = new FilterRegistrationBean<>(filter);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+		return registration;
+	}
+
+	static String deadlineHeader(Environment environment) {
+		return environment.getProperty("degradation.client.deadline-header", DEADLINE_HEADER);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RestClientCustomizer.class)
+	static class RestClientConfiguration {
+
+		@Bean
+		RestClientCustomizer degradationRestClientCustomizer(DependencyGuards guards, DegradationEngine engine,
+				Environment environment) {
+			GuardingInterceptor interceptor = new GuardingInterceptor(guards, deadlineHeader(environment),
+					engine.clock());
+			return (builder) -> builder.requestInterceptor(interceptor);
+		}
+
+	}
+
+}
