@@ -1,13 +1,12 @@
 package dev.degradation.autoconfigure;
 
-import java.time.Duration;
-
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,15 +14,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
-import org.springframework.core.env.Environment;
 
 import dev.degradation.client.CallDeadlineFilter;
 import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.GuardedCallRetryStrategy;
 import dev.degradation.client.GuardingInterceptor;
 import dev.degradation.engine.DegradationEngine;
 
@@ -42,9 +43,6 @@ import dev.degradation.engine.DegradationEngine;
 @ConditionalOnBean(DegradationEngine.class)
 public final class DegradationClientAutoConfiguration {
 
-	/** The deadline header, as Envoy sends it. */
-	static final String DEADLINE_HEADER = "x-envoy-expected-rq-timeout-ms";
-
 	@Bean
 	@ConditionalOnMissingBean
 	DependencyGuards degradationDependencyGuards(DegradationEngine engine,
@@ -59,17 +57,12 @@ public final class DegradationClientAutoConfiguration {
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	@ConditionalOnMissingBean(name = "degradationCallDeadlineFilter")
 	FilterRegistrationBean<CallDeadlineFilter> degradationCallDeadlineFilter(DegradationEngine engine,
-			Environment environment) {
-		CallDeadlineFilter filter = new CallDeadlineFilter(deadlineHeader(environment),
-				environment.getProperty("degradation.client.max-deadline", Duration.class, Duration.ofSeconds(30)),
-				engine.clock());
+			DegradationProperties properties) {
+		CallDeadlineFilter filter = new CallDeadlineFilter(properties.getClient().getDeadlineHeader(),
+				properties.getClient().getMaxDeadline(), engine.clock());
 		FilterRegistrationBean<CallDeadlineFilter> registration = new FilterRegistrationBean<>(filter);
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
-	}
-
-	static String deadlineHeader(Environment environment) {
-		return environment.getProperty("degradation.client.deadline-header", DEADLINE_HEADER);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -78,10 +71,27 @@ public final class DegradationClientAutoConfiguration {
 
 		@Bean
 		RestClientCustomizer degradationRestClientCustomizer(DependencyGuards guards, DegradationEngine engine,
-				Environment environment) {
-			GuardingInterceptor interceptor = new GuardingInterceptor(guards, deadlineHeader(environment),
-					engine.clock());
+				DegradationProperties properties) {
+			GuardingInterceptor interceptor = new GuardingInterceptor(guards,
+					properties.getClient().getDeadlineHeader(), engine.clock());
 			return (builder) -> builder.requestInterceptor(interceptor);
+		}
+
+	}
+
+	/**
+	 * With Apache HttpClient as the request factory, leaves the retries of guarded calls to their
+	 * guards: HttpClient's own would wait a 503's {@code Retry-After} uncapped inside one attempt.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ HttpClientBuilder.class, ClientHttpRequestFactoryBuilderCustomizer.class })
+	static class HttpComponentsConfiguration {
+
+		@Bean
+		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> degradationHttpComponentsRetryCustomizer(
+				DependencyGuards guards) {
+			GuardedCallRetryStrategy strategy = new GuardedCallRetryStrategy(guards);
+			return (builder) -> builder.withHttpClientCustomizer((client) -> client.setRetryStrategy(strategy));
 		}
 
 	}

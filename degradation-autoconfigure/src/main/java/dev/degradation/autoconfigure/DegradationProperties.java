@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.Assert;
 
 import dev.degradation.engine.SwitchState;
 import dev.degradation.web.DegradationFilter;
@@ -52,6 +53,8 @@ public class DegradationProperties {
 
 	private final Probes probes = new Probes();
 
+	private final Client client = new Client();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -94,6 +97,10 @@ public class DegradationProperties {
 
 	public Probes getProbes() {
 		return this.probes;
+	}
+
+	public Client getClient() {
+		return this.client;
 	}
 
 	/**
@@ -169,6 +176,42 @@ public class DegradationProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Settings of the guards of the application's own calls to its dependencies.
+	 */
+	public static class Client {
+
+		/**
+		 * Request header that carries a request's deadline, as milliseconds left: read from
+		 * requests received, and set on every guarded call to the time that call may take.
+		 */
+		private String deadlineHeader = "x-envoy-expected-rq-timeout-ms";
+
+		/**
+		 * Longest deadline accepted from a request's deadline header; a caller asking for
+		 * more gets this.
+		 */
+		private Duration maxDeadline = Duration.ofSeconds(30);
+
+		public String getDeadlineHeader() {
+			return this.deadlineHeader;
+		}
+
+		public void setDeadlineHeader(String deadlineHeader) {
+			this.deadlineHeader = deadlineHeader;
+		}
+
+		public Duration getMaxDeadline() {
+			return this.maxDeadline;
+		}
+
+		public void setMaxDeadline(Duration maxDeadline) {
+			Assert.isTrue(maxDeadline.compareTo(Duration.ZERO) > 0, "'max-deadline' must be greater than 0");
+			this.maxDeadline = maxDeadline;
 		}
 
 	}
