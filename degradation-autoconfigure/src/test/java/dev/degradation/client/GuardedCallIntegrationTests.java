@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "degradation.manifest=classpath:client/degradation-manifest.yaml",
-				"degradation.probes.enabled=false" })
+				"degradation.probes.enabled=false", "management.endpoints.web.exposure.include=circuitbreakers" })
 class GuardedCallIntegrationTests {
 
 	private static final LoopbackStub stub = start();
@@ -152,6 +152,13 @@ class GuardedCallIntegrationTests {
 		get("/api/retrying", "999999");
 		// Never trusted beyond the call's own budget.
 		assertThat(Long.parseLong(stub.requests.get(0).deadline())).isLessThanOrEqualTo(400L);
+	}
+
+	@Test
+	void resilience4jsCircuitBreakersEndpointListsTheGuardsBreakers() throws Exception {
+		HttpResponse<String> response = get("/actuator/circuitbreakers", null);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"data\"", "\"retrying\"", "\"hanging\"");
 	}
 
 	@Test
