@@ -312,8 +312,8 @@ public class DegradationEndpoint {
 	 * The health URL without user information and query, which placeholders may have filled
 	 * with credentials; readers of the endpoint need not be trusted with them.
 	 */
-	private static URI withoutSecrets(URI url) {
-		if (url.getRawUserInfo() == null && url.getRawQuery() == null) {
+	private static @Nullable URI withoutSecrets(@Nullable URI url) {
+		if (url == null || url.getRawUserInfo() == null && url.getRawQuery() == null) {
 			return url;
 		}
 		try {
@@ -514,12 +514,13 @@ public class DegradationEndpoint {
 	 * @param errorRate the error rate over the window, from 0 to 1
 	 * @param samples the number of probe results in the window
 	 * @param lastProbe the last probe, if any
-	 * @param healthUrl the probed URL
+	 * @param healthUrl the probed URL, or {@code null} when it is judged by a health indicator or
+	 * by its calls
 	 * @param timeoutMs the probe timeout in milliseconds
 	 * @param intervalMs the time between probes in milliseconds
 	 */
 	public record DependencyDescriptor(DependencyState state, DependencyState computedState, boolean forced,
-			double errorRate, int samples, @Nullable ProbeDescriptor lastProbe, URI healthUrl, long timeoutMs,
+			double errorRate, int samples, @Nullable ProbeDescriptor lastProbe, @Nullable URI healthUrl, long timeoutMs,
 			long intervalMs) {
 
 	}

@@ -22,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.registry.HealthContributorRegistry;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
@@ -36,6 +37,7 @@ import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.ShedSignal;
@@ -68,6 +70,8 @@ public final class DegradationAutoConfiguration {
 	static final String DISPATCHER_SERVLET_CLASS = "org.springframework.web.servlet.DispatcherServlet";
 
 	static final String ENVIRONMENT_CHANGE_EVENT_CLASS = "org.springframework.cloud.context.environment.EnvironmentChangeEvent";
+
+	static final String HEALTH_CONTRIBUTORS_CLASS = "org.springframework.boot.health.registry.HealthContributorRegistry";
 
 	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
 
@@ -193,6 +197,25 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		HealthProbe degradationHealthProbe(DegradationEngine engine) {
 			return new HttpHealthProbe(engine.clock());
+		}
+
+		/**
+		 * With Boot's health on the class path, a dependency may be judged by a
+		 * {@code health_indicator}; a nested configuration is processed first, so this probe
+		 * wins over the HTTP-only one above.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = HEALTH_CONTRIBUTORS_CLASS)
+		static class HealthIndicatorProbeConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			HealthProbe degradationHealthProbe(DegradationEngine engine,
+					ObjectProvider<HealthContributorRegistry> registry) {
+				return new HealthIndicatorProbe(registry::getIfAvailable, new HttpHealthProbe(engine.clock()),
+						engine.clock());
+			}
+
 		}
 
 		/**

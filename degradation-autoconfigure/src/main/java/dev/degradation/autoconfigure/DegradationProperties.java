@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 import dev.degradation.engine.SwitchState;
@@ -60,6 +61,7 @@ public class DegradationProperties {
 	private final Stale stale = new Stale();
 
 	private final Parts parts = new Parts();
+
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -229,8 +231,9 @@ public class DegradationProperties {
 	public static class Deadline {
 
 		/**
-		 * Request header that carries the caller's deadline, in milliseconds from the request's
-		 * arrival (Envoy's by default).
+		 * Request header that carries a request's deadline, in milliseconds left (Envoy's by
+		 * default): it bounds how long admission lets the request wait, and every guarded call
+		 * made for it, on which it is set to the time that call may take.
 		 */
 		private String header = "x-envoy-expected-rq-timeout-ms";
 
@@ -252,6 +255,7 @@ public class DegradationProperties {
 		}
 
 		public void setMax(Duration max) {
+			Assert.isTrue(max.compareTo(Duration.ZERO) > 0, "'max' must be greater than 0");
 			this.max = max;
 		}
 

@@ -75,7 +75,8 @@ public class DependencyProbing
 	}
 
 	private DependencyProbes probes(List<Dependency> dependencies) {
-		return new DependencyProbes(dependencies, this.probe,
+		// A dependency with neither health URL nor health indicator is judged by its calls alone.
+		return new DependencyProbes(dependencies.stream().filter(Dependency::probed).toList(), this.probe,
 				(dependency, result) -> recordProbe(dependency, result), this.probe::abortAll);
 	}
 

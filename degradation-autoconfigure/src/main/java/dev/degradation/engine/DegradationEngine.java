@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
+import dev.degradation.monitor.BreakerState;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStateChange;
 import dev.degradation.monitor.DependencyStatus;
@@ -186,6 +187,20 @@ public final class DegradationEngine {
 			DependencyStateChange change = this.dependencies.record(dependency, result);
 			this.notifications.add((listener) -> listener.probed(dependency, result));
 			dependencyChanged(change);
+		});
+	}
+
+	/**
+	 * Record a transition of the circuit breaker that guards the application's calls to a
+	 * dependency and derive the state again: an open breaker fails the dependency at once, so the
+	 * routes that require it are shed within one breaker trip instead of one probe window.
+	 * @param dependency the dependency name
+	 * @param state the breaker's new state
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	public void recordBreaker(String dependency, BreakerState state) {
+		change(() -> {
+			dependencyChanged(this.dependencies.recordBreaker(dependency, state));
 		});
 	}
 

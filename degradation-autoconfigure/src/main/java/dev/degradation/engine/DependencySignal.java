@@ -16,6 +16,7 @@ import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.ShedScope;
 import dev.degradation.manifest.Tier;
+import dev.degradation.monitor.BreakerState;
 import dev.degradation.monitor.DependencyMonitor;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStateChange;
@@ -194,6 +195,17 @@ public final class DependencySignal implements ShedSignal {
 	 */
 	synchronized @Nullable DependencyStateChange record(String dependency, ProbeResult result) {
 		return monitor(dependency).record(result);
+	}
+
+	/**
+	 * Record a transition of a dependency's circuit breaker.
+	 * @param dependency the dependency name
+	 * @param state the breaker's new state
+	 * @return the change of the dependency's state, or {@code null}
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	synchronized @Nullable DependencyStateChange recordBreaker(String dependency, BreakerState state) {
+		return monitor(dependency).recordBreaker(state);
 	}
 
 	/**

@@ -18,7 +18,7 @@ import static dev.degradation.manifest.ManifestKeys.HYSTERESIS_SECONDS;
  */
 final class DefaultsReader {
 
-	private static final Set<String> KEYS = HealthCheckSettings.keysWith(HYSTERESIS_SECONDS,
+	private static final Set<String> KEYS = HealthCheckSettings.keysWith(CallSettings.KEYS, HYSTERESIS_SECONDS,
 			FAILED_DEPENDENCY_SHEDS);
 
 	private final ValueReader values;
@@ -31,7 +31,7 @@ final class DefaultsReader {
 		ManifestDefaults standard = ManifestDefaults.STANDARD;
 		YamlNode.Mapping defaults = this.values.optionalMapping(root, DEFAULTS, DEFAULTS);
 		if (defaults == null) {
-			return new Defaults(standard, HealthCheckSettings.STANDARD);
+			return new Defaults(standard, HealthCheckSettings.STANDARD, CallSettings.none());
 		}
 		this.values.checkKeys(defaults, DEFAULTS, KEYS);
 		HealthCheckSettings healthCheck = HealthCheckSettings.read(this.values, defaults, DEFAULTS)
@@ -40,7 +40,7 @@ final class DefaultsReader {
 				0, Integer.MAX_VALUE);
 		return new Defaults(new ManifestDefaults(healthCheck.healthCheck(standard.healthCheck()),
 				hysteresis.valueOr(standard.hysteresis()), readShedScope(defaults, standard.failedDependencySheds())),
-				healthCheck);
+				healthCheck, CallSettings.read(this.values, defaults, DEFAULTS));
 	}
 
 	private ShedScope readShedScope(YamlNode.Mapping defaults, ShedScope fallback) {
@@ -70,8 +70,9 @@ final class DefaultsReader {
 	 * @param manifestDefaults the defaults of the manifest, with a standard value wherever the
 	 * section has none to use
 	 * @param healthCheck the health check settings as written, each standard where it is left out
+	 * @param calls the call budget settings as written
 	 */
-	record Defaults(ManifestDefaults manifestDefaults, HealthCheckSettings healthCheck) {
+	record Defaults(ManifestDefaults manifestDefaults, HealthCheckSettings healthCheck, CallSettings calls) {
 
 	}
 

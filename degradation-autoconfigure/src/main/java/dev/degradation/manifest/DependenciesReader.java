@@ -9,17 +9,21 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import static dev.degradation.manifest.ManifestKeys.BASE_URL;
 import static dev.degradation.manifest.ManifestKeys.DEPENDENCIES;
+import static dev.degradation.manifest.ManifestKeys.HEALTH_INDICATOR;
 import static dev.degradation.manifest.ManifestKeys.HEALTH_URL;
 import static dev.degradation.manifest.ManifestKeys.TIMEOUT_MS;
 
 /**
- * Reads the {@code dependencies} section: each dependency's health URL and its overrides of the
- * health check in {@code defaults}.
+ * Reads the {@code dependencies} section: what judges each dependency (a health URL, a health
+ * indicator, or its calls alone), where the application calls it, and its overrides of the health
+ * check and of the call budget in {@code defaults}.
  */
 final class DependenciesReader {
 
-	private static final Set<String> KEYS = HealthCheckSettings.keysWith(HEALTH_URL);
+	private static final Set<String> KEYS = HealthCheckSettings.keysWith(CallSettings.KEYS, HEALTH_URL,
+			HEALTH_INDICATOR, BASE_URL);
 
 	private final ValueReader values;
 
@@ -31,7 +35,7 @@ final class DependenciesReader {
 	 * Read every declared dependency, also those with problems of their own, so that a route
 	 * requiring them is not told they are undeclared.
 	 */
-	List<DeclaredDependency> read(YamlNode.Mapping root, HealthCheck defaults) {
+	List<DeclaredDependency> read(YamlNode.Mapping root, HealthCheck defaults, CallSettings defaultCalls) {
 		YamlNode.Mapping dependencies = this.values.optionalMapping(root, DEPENDENCIES, DEPENDENCIES);
 		if (dependencies == null) {
 			return List.of();
@@ -48,24 +52,61 @@ final class DependenciesReader {
 				continue;
 			}
 			this.values.checkKeys(dependency, path, KEYS);
-			URI healthUrl = readHealthUrl(dependency, path);
+			boolean judged = dependency.entries().containsKey(HEALTH_URL)
+					|| dependency.entries().containsKey(HEALTH_INDICATOR);
+			boolean called = dependency.entries().containsKey(BASE_URL);
+			URI healthUrl = (judged || !called) ? readUrl(dependency, path, HEALTH_URL, true) : null;
+			Setting<String> healthIndicator = this.values.text(dependency, path, HEALTH_INDICATOR);
+			URI baseUrl = called ? readUrl(dependency, path, BASE_URL, false) : null;
+			boolean usable = checkJudge(dependency, path, healthUrl, healthIndicator, called, baseUrl);
 			HealthCheckSettings healthCheck = HealthCheckSettings.read(this.values, dependency, path);
-			Dependency declared = (healthUrl != null) ? new Dependency(entry.key(), healthUrl,
-					healthCheck.healthCheck(defaults), entry.keyPosition()) : null;
+			HealthCheck effective = healthCheck.healthCheck(defaults);
+			CallBudget calls = CallSettings.read(this.values, dependency, path)
+				.over(defaultCalls)
+				.budget(effective.timeout());
+			Dependency declared = usable ? new Dependency(entry.key(), healthUrl, effective, entry.keyPosition(),
+					healthIndicator.value(), baseUrl, calls) : null;
 			result.add(new DeclaredDependency(entry.key(), healthCheck, declared));
 		}
 		return result;
 	}
 
-	private @Nullable URI readHealthUrl(YamlNode.Mapping dependency, String path) {
-		YamlNode.Entry entry = dependency.entries().get(HEALTH_URL);
-		if (entry == null) {
+	/**
+	 * Check that exactly one of {@code health_url} and {@code health_indicator} judges the
+	 * dependency, or neither when it has a {@code base_url}, and that what is written is usable.
+	 */
+	private boolean checkJudge(YamlNode.Mapping dependency, String path, @Nullable URI healthUrl,
+			Setting<String> healthIndicator, boolean called, @Nullable URI baseUrl) {
+		YamlNode.Entry urlEntry = dependency.entries().get(HEALTH_URL);
+		if (urlEntry != null && healthIndicator.written()) {
 			this.values.problems()
-				.add(dependency.position(), path + "." + HEALTH_URL, "missing '" + HEALTH_URL
-						+ "': the absolute http(s) URL that answers 2xx when the dependency is healthy");
+				.add(java.util.Objects.requireNonNull(healthIndicator.entry()).keyPosition(), healthIndicator.path(), "a dependency is judged by '"
+						+ HEALTH_URL + "' or by '" + HEALTH_INDICATOR + "', not both; remove one of them");
+			return false;
+		}
+		if (urlEntry == null && !healthIndicator.written() && !called) {
+			// readUrl has reported the missing health_url.
+			return false;
+		}
+		boolean urlUsable = urlEntry == null || healthUrl != null;
+		boolean indicatorUsable = !healthIndicator.written() || healthIndicator.value() != null;
+		boolean baseUsable = !called || baseUrl != null;
+		return urlUsable && indicatorUsable && baseUsable;
+	}
+
+	private @Nullable URI readUrl(YamlNode.Mapping dependency, String path, String key, boolean health) {
+		YamlNode.Entry entry = dependency.entries().get(key);
+		if (entry == null) {
+			if (health && !dependency.entries().containsKey(HEALTH_INDICATOR)) {
+				this.values.problems()
+					.add(dependency.position(), path + "." + HEALTH_URL, "missing '" + HEALTH_URL
+							+ "': the absolute http(s) URL that answers 2xx when the dependency is healthy (or write '"
+							+ HEALTH_INDICATOR + "' to judge it by a Spring Boot health indicator, or '" + BASE_URL
+							+ "' to judge it by the application's calls alone)");
+			}
 			return null;
 		}
-		String text = this.values.text(entry.value(), path + "." + HEALTH_URL);
+		String text = this.values.text(entry.value(), path + "." + key);
 		if (text == null) {
 			return null;
 		}
@@ -82,9 +123,9 @@ final class DependenciesReader {
 			reason = " (" + ex.getReason().toLowerCase(Locale.ROOT) + ")";
 		}
 		this.values.problems()
-			.add(entry.value().position(), path + "." + HEALTH_URL, ProblemText.quote(text)
-					+ " is not an absolute http or https URL" + reason
-					+ "; write one such as http://recommendations:8080/healthz");
+			.add(entry.value().position(), path + "." + key, ProblemText.quote(text)
+					+ " is not an absolute http or https URL" + reason + "; write one such as "
+					+ (health ? "http://recommendations:8080/healthz" : "http://recommendations:8080"));
 		return null;
 	}
 

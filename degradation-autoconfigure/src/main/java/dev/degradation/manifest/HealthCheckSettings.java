@@ -38,8 +38,10 @@ record HealthCheckSettings(Setting<Duration> interval, Setting<Duration> timeout
 	/**
 	 * Return the health check keys and the other keys of a mapping that holds them.
 	 */
-	static Set<String> keysWith(String... others) {
-		return Stream.concat(KEYS.stream(), Stream.of(others)).collect(Collectors.toUnmodifiableSet());
+	static Set<String> keysWith(Set<String> more, String... others) {
+		return Stream.of(KEYS.stream(), more.stream(), Stream.of(others))
+			.flatMap((keys) -> keys)
+			.collect(Collectors.toUnmodifiableSet());
 	}
 
 	/**

@@ -64,6 +64,38 @@ final class ManifestKeys {
 
 	static final String MAX_QUEUE_MS = "max_queue_ms";
 
+	static final String HEALTH_INDICATOR = "health_indicator";
+
+	static final String BASE_URL = "base_url";
+
+	static final String CALL_TIMEOUT_MS = "call_timeout_ms";
+
+	static final String BREAKER = "breaker";
+
+	static final String FAILURE_RATE_THRESHOLD = "failure_rate_threshold";
+
+	static final String SLOW_CALL_RATE_THRESHOLD = "slow_call_rate_threshold";
+
+	static final String SLOW_CALL_DURATION_MS = "slow_call_duration_ms";
+
+	static final String WINDOW_SIZE = "window_size";
+
+	static final String MINIMUM_CALLS = "minimum_calls";
+
+	static final String OPEN_MS = "open_ms";
+
+	static final String RETRY = "retry";
+
+	static final String MAX_ATTEMPTS = "max_attempts";
+
+	static final String BACKOFF_MS = "backoff_ms";
+
+	static final String MAX_RETRY_AFTER_MS = "max_retry_after_ms";
+
+	static final String BUDGET_MS = "budget_ms";
+
+	static final String METHODS = "methods";
+
 	private ManifestKeys() {
 	}
 

@@ -58,7 +58,7 @@ final class ManifestReader {
 		this.values.checkKeys(mapping, "", ROOT_KEYS);
 		Defaults defaults = new DefaultsReader(this.values).read(mapping);
 		List<DeclaredDependency> dependencies = new DependenciesReader(this.values).read(mapping,
-				defaults.manifestDefaults().healthCheck());
+				defaults.manifestDefaults().healthCheck(), defaults.calls());
 		List<DeclaredTier> tiers = new TiersReader(this.values, new RouteReader(this.values, this.reservedBasePath))
 			.read(mapping);
 		Overload overload = new OverloadReader(this.values).read(mapping, defaults.manifestDefaults().hysteresis());

@@ -30,6 +30,8 @@ public final class DependencyMonitor {
 
 	private @Nullable ProbeResult lastProbe;
 
+	private BreakerState breaker = BreakerState.CLOSED;
+
 	/**
 	 * Create a monitor with no results yet: the dependency is {@link DependencyState#UNKNOWN}.
 	 * @param dependency the dependency
@@ -62,6 +64,32 @@ public final class DependencyMonitor {
 		judge(result.at());
 		return change(before, "probe " + result.outcome() + ": error rate " + percent(result.at()) + " over "
 				+ this.window.samples(result.at()) + " probes");
+	}
+
+	/**
+	 * Record a transition of the circuit breaker that guards the application's calls to the
+	 * dependency. An open breaker makes the dependency {@link DependencyState#FAILED} at once,
+	 * whatever the probes say: real calls fail or are slow. Once the breaker lets trial calls
+	 * through (half-open) or closes, the probes judge again; a dependency that nothing probes is
+	 * judged by its breaker alone, so it counts as healthy again. Half-open counts as not failed on
+	 * purpose: while its routes are shed no call would ever make the trial, and the per-dependency
+	 * hysteresis already keeps them shed for a while.
+	 * @param state the breaker's new state
+	 * @return the change of the effective state, or {@code null} if it did not change
+	 */
+	public synchronized @Nullable DependencyStateChange recordBreaker(BreakerState state) {
+		DependencyState before = effective();
+		BreakerState previous = this.breaker;
+		this.breaker = state;
+		Instant now = this.clock.instant();
+		if (state == BreakerState.OPEN) {
+			this.computed = DependencyState.FAILED;
+		}
+		else if (previous == BreakerState.OPEN || this.computed == DependencyState.FAILED) {
+			this.computed = judgedByProbes(now);
+		}
+		return change(before, "circuit breaker " + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+				+ ((state == BreakerState.OPEN) ? ": calls fail or are slow" : ""));
 	}
 
 	/**
@@ -107,6 +135,7 @@ public final class DependencyMonitor {
 		this.computed = DependencyState.UNKNOWN;
 		this.forced = null;
 		this.lastProbe = null;
+		this.breaker = BreakerState.CLOSED;
 	}
 
 	/**
@@ -127,7 +156,23 @@ public final class DependencyMonitor {
 				this.window.errorRate(now), this.window.samples(now), this.lastProbe);
 	}
 
+	/**
+	 * Return what the probes alone say once an open breaker no longer does: failed only while
+	 * the window still holds enough failures to be judged failed from scratch.
+	 */
+	private DependencyState judgedByProbes(Instant now) {
+		if (this.window.samples(now) < this.healthCheck.minSamples()) {
+			return this.dependency.probed() ? DependencyState.UNKNOWN : DependencyState.HEALTHY;
+		}
+		return (this.window.errorRate(now) >= this.healthCheck.failureThreshold()) ? DependencyState.FAILED
+				: DependencyState.HEALTHY;
+	}
+
 	private void judge(Instant now) {
+		if (this.breaker == BreakerState.OPEN) {
+			// Real calls fail: no probe overrides what the breaker saw.
+			return;
+		}
 		int samples = this.window.samples(now);
 		if (samples < this.healthCheck.minSamples()) {
 			// Too few results to judge: keep what was concluded before, unless nothing was.

@@ -8,7 +8,7 @@ import java.time.Instant;
  *
  * @param healthy whether the dependency answered 2xx within its timeout
  * @param outcome a short, bounded description for logs, metrics and the endpoint: {@code ok},
- * {@code http_5xx}, {@code timeout}, {@code refused} or {@code error}
+ * {@code http_5xx}, {@code timeout}, {@code refused}, {@code down} or {@code error}
  * @param detail a human-readable detail, such as the exception message
  * @param at when the probe finished
  * @param latency how long the probe took
@@ -23,6 +23,9 @@ public record ProbeResult(boolean healthy, String outcome, String detail, Instan
 
 	/** Outcome of a probe whose connection was refused. */
 	public static final String REFUSED = "refused";
+
+	/** Outcome of a probe whose health indicator reported a status other than UP. */
+	public static final String DOWN = "down";
 
 	/** Outcome of a probe that failed in any other way (unknown host, reset, protocol error). */
 	public static final String ERROR = "error";

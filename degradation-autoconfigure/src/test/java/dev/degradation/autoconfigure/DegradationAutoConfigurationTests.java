@@ -34,6 +34,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
 import dev.degradation.actuate.DegradationMeterBinder;
+import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedDemand;
@@ -260,6 +261,13 @@ class DegradationAutoConfigurationTests {
 			.withBean("applicationProbe", HealthProbe.class, () -> probe)
 			.run((context) -> assertThat(context).getBean(HealthProbe.class).isSameAs(probe));
 		this.runner.withPropertyValues(SHOP)
+			.run((context) -> assertThat(context).getBean(HealthProbe.class).isInstanceOf(HealthIndicatorProbe.class));
+	}
+
+	@Test
+	void withoutBootsHealthTheProbeIsTheHttpOne() {
+		this.runner.withPropertyValues(SHOP)
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.health"))
 			.run((context) -> assertThat(context).getBean(HealthProbe.class).isInstanceOf(HttpHealthProbe.class));
 	}
 

@@ -776,7 +776,9 @@ class ManifestValidationTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(3, 5, "dependencies.catalog.health_url",
-				"missing 'health_url': the absolute http(s) URL that answers 2xx when the dependency is healthy"));
+				"missing 'health_url': the absolute http(s) URL that answers 2xx when the dependency is healthy (or "
+						+ "write 'health_indicator' to judge it by a Spring Boot health indicator, or 'base_url' to judge "
+						+ "it by the application's calls alone)"));
 	}
 
 	@Test
@@ -920,8 +922,9 @@ class ManifestValidationTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
 				""")).isEqualTo(problem(4, 5, "dependencies.catalog.failed_dependency_sheds",
-				"unknown key 'failed_dependency_sheds' (known keys: failure_threshold, health_check_interval_ms, "
-						+ "health_url, min_samples, recovery_threshold, timeout_ms, window_seconds)"));
+				"unknown key 'failed_dependency_sheds' (known keys: base_url, breaker, call_timeout_ms, "
+						+ "failure_threshold, health_check_interval_ms, health_indicator, health_url, min_samples, "
+						+ "recovery_threshold, retry, timeout_ms, window_seconds)"));
 	}
 
 	// Unknown keys
@@ -937,9 +940,10 @@ class ManifestValidationTests {
 				    routes:
 				      - { path: /api/recommendations, method: GET, fallback: drop }
 				""")).isEqualTo(problem(2, 3, "defaults.failure_treshold",
-				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: failed_dependency_sheds, "
-						+ "failure_threshold, health_check_interval_ms, hysteresis_seconds, min_samples, "
-						+ "recovery_threshold, timeout_ms, window_seconds)"));
+				"unknown key 'failure_treshold'; did you mean 'failure_threshold'? (known keys: breaker, call_timeout_ms, "
+						+ "failed_dependency_sheds, failure_threshold, health_check_interval_ms, hysteresis_seconds, "
+						+ "min_samples, "
+						+ "recovery_threshold, retry, timeout_ms, window_seconds)"));
 	}
 
 	@Test

@@ -86,8 +86,9 @@ class ManifestValidatorTests {
 		assertThat(check.isValid()).isFalse();
 		assertThat(check.problems()).extracting(ManifestProblem::toString)
 			.containsExactly(manifest + ":2:3: defaults.hysteresis_second: unknown key 'hysteresis_second'; did you "
-					+ "mean 'hysteresis_seconds'? (known keys: failed_dependency_sheds, failure_threshold, "
-					+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
+					+ "mean 'hysteresis_seconds'? (known keys: breaker, call_timeout_ms, failed_dependency_sheds, "
+					+ "failure_threshold, health_check_interval_ms, hysteresis_seconds, min_samples, "
+					+ "recovery_threshold, retry, timeout_ms, "
 					+ "window_seconds)",
 					manifest + ":7:71: tiers.optional.routes[0].requires[0]: 'catalgo' is not a declared dependency; "
 							+ "declare it under 'dependencies'");

@@ -3,6 +3,7 @@ package dev.degradation.examples;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,11 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.degradation.manifest.BreakerPolicy;
 import dev.degradation.manifest.HealthCheck;
 import dev.degradation.manifest.ManifestDefaults;
 import dev.degradation.manifest.ManifestValidator;
+import dev.degradation.manifest.RetryPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,7 +74,7 @@ class ManifestSchemaFileTests {
 			}
 		});
 		assertThat(closed).containsExactlyInAnyOrder("", ".defaults", "#/definitions/dependency",
-				"#/definitions/tier", "#/definitions/route");
+				"#/definitions/breaker", "#/definitions/retry", "#/definitions/tier", "#/definitions/route");
 	}
 
 	@Test
@@ -91,6 +94,28 @@ class ManifestSchemaFileTests {
 			.isEqualTo(ManifestDefaults.STANDARD.hysteresis().toSeconds());
 		assertThat(defaults.path("failed_dependency_sheds").path("default").asString())
 			.isEqualTo(ManifestDefaults.STANDARD.failedDependencySheds().key());
+	}
+
+	@Test
+	void theBreakerAndRetryDefaultsOfTheSchemaAreTheLoadersDefaults() {
+		JsonNode definitions = schema().path("definitions");
+		JsonNode breaker = definitions.path("breaker").path("properties");
+		BreakerPolicy standardBreaker = BreakerPolicy.standard(Duration.ofSeconds(1));
+		assertThat(breaker.path("failure_rate_threshold").path("default").decimalValue())
+			.isEqualByComparingTo(BigDecimal.valueOf(standardBreaker.failureRateThreshold()));
+		assertThat(breaker.path("slow_call_rate_threshold").path("default").decimalValue())
+			.isEqualByComparingTo(BigDecimal.valueOf(standardBreaker.slowCallRateThreshold()));
+		assertThat(breaker.path("window_size").path("default").asInt()).isEqualTo(standardBreaker.windowSize());
+		assertThat(breaker.path("minimum_calls").path("default").asInt()).isEqualTo(standardBreaker.minimumCalls());
+		assertThat(breaker.path("open_ms").path("default").asLong()).isEqualTo(standardBreaker.open().toMillis());
+		JsonNode retry = definitions.path("retry").path("properties");
+		RetryPolicy standardRetry = RetryPolicy.standard(Duration.ofSeconds(1));
+		assertThat(retry.path("max_attempts").path("default").asInt()).isEqualTo(standardRetry.maxAttempts());
+		assertThat(retry.path("backoff_ms").path("default").asLong()).isEqualTo(standardRetry.backoff().toMillis());
+		assertThat(retry.path("max_retry_after_ms").path("default").asLong())
+			.isEqualTo(standardRetry.maxRetryAfter().toMillis());
+		assertThat(retry.path("methods").path("default").valueStream().map(JsonNode::asString))
+			.containsExactlyInAnyOrderElementsOf(standardRetry.methods());
 	}
 
 	private static JsonNode schema() {

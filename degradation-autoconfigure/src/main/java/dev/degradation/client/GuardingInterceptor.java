@@ -1,0 +1,73 @@
+package dev.degradation.client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+
+import org.springframework.http.HttpRequest;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
+
+/**
+ * Guards every call a {@code RestClient} makes to a dependency's {@code base_url}; calls
+ * elsewhere pass untouched. A 5xx answer counts as a failure for the breaker; 503 and 429 may
+ * be retried after their {@code Retry-After}; each attempt passes the time it may take on in the
+ * deadline header, so the dependency can stop working for a caller that has given up.
+ */
+public class GuardingInterceptor implements ClientHttpRequestInterceptor {
+
+	private final DependencyGuards guards;
+
+	private final String deadlineHeader;
+
+	private final Clock clock;
+
+	/**
+	 * Create an interceptor.
+	 * @param guards the guards to look calls up in
+	 * @param deadlineHeader the header that passes the time left on
+	 * @param clock the clock {@code Retry-After} dates are measured against
+	 */
+	public GuardingInterceptor(DependencyGuards guards, String deadlineHeader, Clock clock) {
+		this.guards = guards;
+		this.deadlineHeader = deadlineHeader;
+		this.clock = clock;
+	}
+
+	@Override
+	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+			throws IOException {
+		DependencyGuard guard = this.guards.forUrl(request.getURI());
+		if (guard == null) {
+			return execution.execute(request, body);
+		}
+		try {
+			return guard.attempt(request.getMethod().name(), (Duration limit) -> {
+				request.getHeaders().set(this.deadlineHeader, Long.toString(Math.max(1, limit.toMillis())));
+				return execution.execute(request, body);
+			}, this::judge, ClientHttpResponse::close);
+		}
+		catch (UncheckedIOException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	private CallOutcome judge(ClientHttpResponse response) {
+		HttpStatusCode status;
+		try {
+			status = response.getStatusCode();
+		}
+		catch (IOException ex) {
+			return CallOutcome.FAILURE;
+		}
+		if (status.value() == 503 || status.value() == 429) {
+			return new CallOutcome(status.value() == 503,
+					true, RetryAfter.parse(response.getHeaders().getFirst("Retry-After"), this.clock));
+		}
+		return status.is5xxServerError() ? CallOutcome.FAILURE : CallOutcome.SUCCESS;
+	}
+
+}

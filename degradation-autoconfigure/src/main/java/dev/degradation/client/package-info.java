@@ -1,0 +1,9 @@
+/**
+ * Guards for the application's own calls to its dependencies: a Resilience4j circuit breaker,
+ * time limit and retry per dependency, {@code Retry-After} within a total budget, deadlines
+ * received with a request, and the {@code RestClient} interceptor that applies them.
+ */
+@NullMarked
+package dev.degradation.client;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,112 @@
+package dev.degradation.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.retry.RetryRegistry;
+import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
+import io.github.resilience4j.springboot.retry.autoconfigure.RetryAutoConfiguration;
+import io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.DependencyUnavailableException;
+import dev.degradation.engine.DegradationEngine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Every condition of {@link DegradationClientAutoConfiguration}: with and without
+ * Resilience4j's Boot integration, without Resilience4j, without Apache HttpClient.
+ */
+class DegradationClientAutoConfigurationTests {
+
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+				DegradationClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
+				RestClientAutoConfiguration.class))
+		.withPropertyValues("degradation.manifest=classpath:client/degradation-manifest.yaml",
+				"degradation.probes.enabled=false", "stub.url=http://127.0.0.1:9");
+
+	@Test
+	void withResilience4jsBootIntegrationTheBreakersAreInItsRegistries() {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class,
+					RetryAutoConfiguration.class, TimeLimiterAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(DependencyGuards.class).hasSingleBean(CircuitBreakerRegistry.class);
+				CircuitBreakerRegistry registry = context.getBean(CircuitBreakerRegistry.class);
+				assertThat(registry.getAllCircuitBreakers()).extracting(CircuitBreaker::getName)
+					.contains("data", "retrying", "hanging");
+				assertThat(context.getBean(DependencyGuards.class).guard("data").circuitBreaker())
+					.isSameAs(registry.circuitBreaker("data"));
+				assertThat(context.getBean(RetryRegistry.class).getAllRetries()).isNotEmpty();
+			});
+	}
+
+	@Test
+	void withoutResilience4jsBootIntegrationTheStarterStartsAndGuardsWithItsOwnRegistries() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.github.resilience4j.springboot")).run((context) -> {
+			assertThat(context).hasNotFailed()
+				.hasSingleBean(DependencyGuards.class)
+				.doesNotHaveBean(CircuitBreakerRegistry.class)
+				.hasSingleBean(RestClientCustomizer.class)
+				.hasBean("degradationCallDeadlineFilter");
+			DependencyGuards guards = context.getBean(DependencyGuards.class);
+			assertThat(guards.call("data", () -> "answer")).isEqualTo("answer");
+			assertThatExceptionOfType(DependencyUnavailableException.class)
+				.isThrownBy(() -> guards.call("data", () -> {
+					throw new IllegalStateException("down");
+				}))
+				.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(DependencyUnavailableException.Reason.FAILED));
+		});
+	}
+
+	@Test
+	void withoutResilience4jNothingIsGuardedAndTheStarterStillStarts() {
+		this.runner.withClassLoader(new FilteredClassLoader(CircuitBreaker.class)).run((context) -> {
+			assertThat(context).hasNotFailed()
+				.hasSingleBean(DegradationEngine.class)
+				.doesNotHaveBean(DependencyGuards.class)
+				.doesNotHaveBean("degradationCallDeadlineFilter");
+		});
+	}
+
+	@Test
+	void withApacheHttpClientItsRetriesOfGuardedCallsAreLeftToTheGuards() {
+		this.runner.run((context) -> assertThat(context).hasBean("degradationHttpComponentsRetryCustomizer"));
+		this.runner.withClassLoader(new FilteredClassLoader(HttpClientBuilder.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ClientHttpRequestFactoryBuilderCustomizer.class)
+				.hasSingleBean(DependencyGuards.class));
+	}
+
+	@Test
+	void theDeadlineHeaderAndItsMaximumAreProperties() {
+		this.runner
+			.withPropertyValues("degradation.deadline.header=x-deadline-ms", "degradation.deadline.max=2s")
+			.run((context) -> {
+				DegradationProperties.Deadline deadline = context.getBean(DegradationProperties.class).getDeadline();
+				assertThat(deadline.getHeader()).isEqualTo("x-deadline-ms");
+				assertThat(deadline.getMax()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(context.getBean("degradationCallDeadlineFilter")).isNotNull();
+			});
+		this.runner.withPropertyValues("degradation.deadline.max=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("'max' must be greater than 0"));
+	}
+
+}

@@ -1,0 +1,83 @@
+package dev.degradation.client;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A dependency on loopback whose answer the test sets: a status with an optional
+ * {@code Retry-After}, or no answer at all (it hangs until closed). Records the requests it gets.
+ */
+final class LoopbackStub implements AutoCloseable {
+
+	private final HttpServer server;
+
+	private final CountDownLatch closed = new CountDownLatch(1);
+
+	final List<HttpExchangeRecord> requests = new CopyOnWriteArrayList<>();
+
+	volatile int status = 200;
+
+	volatile String retryAfter;
+
+	volatile boolean hang;
+
+	LoopbackStub() throws IOException {
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		this.server.setExecutor(Executors.newCachedThreadPool());
+		this.server.createContext("/", this::handle);
+		this.server.start();
+	}
+
+	String url() {
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	void answer(int status, String retryAfter) {
+		this.status = status;
+		this.retryAfter = retryAfter;
+		this.hang = false;
+		this.requests.clear();
+	}
+
+	private void handle(HttpExchange exchange) throws IOException {
+		this.requests.add(new HttpExchangeRecord(exchange.getRequestURI().getPath(),
+				exchange.getRequestHeaders().getFirst("x-envoy-expected-rq-timeout-ms")));
+		if (this.hang) {
+			try {
+				this.closed.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return;
+		}
+		byte[] body = "{\"source\":\"live\"}".getBytes(StandardCharsets.UTF_8);
+		if (this.retryAfter != null) {
+			exchange.getResponseHeaders().set("Retry-After", this.retryAfter);
+		}
+		exchange.getResponseHeaders().set("Content-Type", "application/json");
+		exchange.sendResponseHeaders(this.status, body.length);
+		exchange.getResponseBody().write(body);
+		exchange.close();
+	}
+
+	@Override
+	public void close() {
+		this.closed.countDown();
+		this.server.stop(0);
+	}
+
+	record HttpExchangeRecord(String path, String deadline) {
+
+	}
+
+}

@@ -1,0 +1,128 @@
+package dev.degradation.monitor;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+import dev.degradation.manifest.CallBudget;
+import dev.degradation.manifest.Dependency;
+import dev.degradation.manifest.HealthCheck;
+import dev.degradation.manifest.Position;
+import dev.degradation.testapp.MutableClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every breaker transition as evidence of a dependency's state, with time moved by the test: an
+ * open breaker fails the dependency at once and no probe overrides it; half-open and closed
+ * hand the judgement back to the probes (or, unprobed, to the calls); a forced state wins.
+ */
+class DependencyMonitorBreakerTests {
+
+	private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
+
+	private static final HealthCheck HEALTH_CHECK = new HealthCheck(Duration.ofSeconds(1), Duration.ofMillis(500),
+			Duration.ofSeconds(10), 3, 0.4, 0.15);
+
+	private final MutableClock clock = new MutableClock(START);
+
+	private final DependencyMonitor probed = new DependencyMonitor(new Dependency("catalog",
+			URI.create("http://127.0.0.1:1/healthz"), HEALTH_CHECK, new Position(1, 1)), this.clock);
+
+	private final DependencyMonitor unprobed = new DependencyMonitor(new Dependency("payments", null, HEALTH_CHECK,
+			new Position(1, 1), null, URI.create("http://127.0.0.1:1/pay"), CallBudget.standard(Duration.ofSeconds(1))),
+			this.clock);
+
+	@Test
+	void anOpenBreakerFailsAHealthyDependencyAtOnce() {
+		probes(this.probed, true, true, true);
+		assertThat(this.probed.state()).isEqualTo(DependencyState.HEALTHY);
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(change).isNotNull();
+		assertThat(change.previous()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
+		assertThat(change.reason()).isEqualTo("circuit breaker open: calls fail or are slow");
+	}
+
+	@Test
+	void whileTheBreakerIsOpenNoHealthyProbeOverridesIt() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(probes(this.probed, true, true, true, true)).isNull();
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(this.probed.refresh()).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	@Test
+	void halfOpenHandsTheJudgementBackToTheProbes() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.reason()).isEqualTo("circuit breaker half-open");
+	}
+
+	@Test
+	void halfOpenWithFailingProbesStaysFailed() {
+		probes(this.probed, false, false, false);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	@Test
+	void halfOpenThenOpenAgainFailsAgain() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(change).isNotNull();
+		assertThat(change.previous()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	@Test
+	void halfOpenThenClosedKeepsTheDependencyHealthy() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.CLOSED)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.HEALTHY);
+	}
+
+	@Test
+	void anUnprobedDependencyIsJudgedByItsBreakerAlone() {
+		// No evidence until the breaker has something to say.
+		assertThat(this.unprobed.state()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(this.unprobed.recordBreaker(BreakerState.OPEN).state()).isEqualTo(DependencyState.FAILED);
+		assertThat(this.unprobed.recordBreaker(BreakerState.HALF_OPEN).state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(this.unprobed.recordBreaker(BreakerState.CLOSED)).isNull();
+	}
+
+	@Test
+	void aForcedStateWinsOverTheBreaker() {
+		probes(this.probed, true, true, true);
+		this.probed.force(DependencyState.HEALTHY);
+		assertThat(this.probed.recordBreaker(BreakerState.OPEN)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.HEALTHY);
+		DependencyStateChange released = this.probed.release();
+		assertThat(released).isNotNull();
+		assertThat(released.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	private DependencyStateChange probes(DependencyMonitor monitor, boolean... outcomes) {
+		DependencyStateChange last = null;
+		for (boolean healthy : outcomes) {
+			this.clock.advance(Duration.ofSeconds(1));
+			DependencyStateChange change = monitor.record(new ProbeResult(healthy, healthy ? ProbeResult.OK : "http_5xx",
+					healthy ? "HTTP 200" : "HTTP 500", this.clock.instant(), Duration.ofMillis(3)));
+			last = (change != null) ? change : last;
+		}
+		return last;
+	}
+
+}
