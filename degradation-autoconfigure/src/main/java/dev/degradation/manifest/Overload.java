@@ -22,8 +22,12 @@ public record Overload(@Nullable Integer fixedLimit, Duration maxQueue, Duration
 	/** The value of {@code concurrency_limit} for a limit the service's latency sets. */
 	public static final String ADAPTIVE = "adaptive";
 
-	/** The queue bound when the section leaves it out. */
-	public static final Duration STANDARD_MAX_QUEUE = Duration.ofMillis(50);
+	/**
+	 * The queue bound when the section leaves it out: none. Under sustained overload a queue only
+	 * adds its length to every refusal, and the admitted requests already keep the service busy;
+	 * a short queue is for bursts shorter than a request.
+	 */
+	public static final Duration STANDARD_MAX_QUEUE = Duration.ZERO;
 
 	/** The Retry-After when the section leaves it out. */
 	public static final Duration STANDARD_RETRY_AFTER = Duration.ofSeconds(1);

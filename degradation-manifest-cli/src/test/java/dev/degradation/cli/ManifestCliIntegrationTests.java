@@ -89,9 +89,9 @@ class ManifestCliIntegrationTests {
 		assertThat(run.status()).as(run.toString()).isEqualTo(2);
 		assertThat(run.out()).containsExactly(
 				broken + ":2:3: defaults.failure_treshold: unknown key 'failure_treshold'; did you mean "
-						+ "'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, "
-						+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
-						+ "window_seconds)",
+						+ "'failure_threshold'? (known keys: breaker, call_timeout_ms, failed_dependency_sheds, "
+						+ "failure_threshold, health_check_interval_ms, hysteresis_seconds, min_samples, "
+						+ "recovery_threshold, retry, timeout_ms, window_seconds)",
 				broken + ":7:15: tiers.enhanced.routes[0].path: '/actuator/health' is under the Actuator base path "
 						+ "'/actuator'; the degradation controls must stay reachable, so no route may be shed there",
 				broken + ":8:17: tiers.enhanced.routes[0].method: 'TRACE' is not an HTTP method this starter can "
@@ -164,11 +164,11 @@ class ManifestCliIntegrationTests {
 						+ "sample.dependencies.personalization-service.url=http://127.0.0.1:9003",
 				manifest);
 		assertThat(withProperty.status()).as(withProperty.toString()).isZero();
-		assertThat(withProperty.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 4 routes)");
+		assertThat(withProperty.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 5 routes)");
 
 		Run lenient = run("--lenient-placeholders", manifest);
 		assertThat(lenient.status()).as(lenient.toString()).isZero();
-		assertThat(lenient.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 4 routes; "
+		assertThat(lenient.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 5 routes; "
 				+ "3 values with unresolved placeholders left unchecked)");
 	}
 

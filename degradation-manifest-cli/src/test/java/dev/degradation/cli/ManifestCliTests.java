@@ -97,9 +97,9 @@ class ManifestCliTests {
 		assertThat(run(manifest.toString())).isEqualTo(ManifestCli.INVALID);
 		assertThat(out()).containsExactly(
 				manifest + ":2:3: defaults.failure_treshold: unknown key 'failure_treshold'; did you mean "
-						+ "'failure_threshold'? (known keys: failed_dependency_sheds, failure_threshold, "
-						+ "health_check_interval_ms, hysteresis_seconds, min_samples, recovery_threshold, timeout_ms, "
-						+ "window_seconds)",
+						+ "'failure_threshold'? (known keys: breaker, call_timeout_ms, failed_dependency_sheds, "
+						+ "failure_threshold, health_check_interval_ms, hysteresis_seconds, min_samples, "
+						+ "recovery_threshold, retry, timeout_ms, window_seconds)",
 				manifest + ":7:79: tiers.enhanced.routes[0].requires[0]: 'recomendations-api' is not a declared "
 						+ "dependency; declare it under 'dependencies'",
 				manifest + ": invalid (2 problems)");
