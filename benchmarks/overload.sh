@@ -80,7 +80,14 @@ stop_app() {
 }
 
 capacity() { # field: completed or working
-	curl -s -m 5 "http://127.0.0.1:$PORT/demo/capacity" | grep -oE "\"$1\":[0-9]+" | grep -oE '[0-9]+$'
+	local answer
+	for _ in $(seq 1 50); do
+		answer=$(curl -s -m 5 "http://127.0.0.1:$PORT/demo/capacity" | grep -oE "\"$1\":[0-9]+" | grep -oE '[0-9]+$' || true)
+		[[ -n $answer ]] && { echo "$answer"; return; }
+		sleep 0.1
+	done
+	echo "the shop's /demo/capacity did not answer" >&2
+	exit 1
 }
 
 TSV=$RESULTS/overload.tsv

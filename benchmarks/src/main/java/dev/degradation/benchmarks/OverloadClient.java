@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,13 +66,18 @@ public final class OverloadClient {
 		AtomicLong sent = new AtomicLong();
 		AtomicInteger outstanding = new AtomicInteger();
 		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-		scheduler.scheduleAtFixedRate(() -> {
+		// The scheduler only hands requests out: opening a connection (Tomcat closes one after every
+		// 503) must not delay the arrivals behind it, or they would come in bursts.
+		ExecutorService senders = Executors.newFixedThreadPool(8);
+		scheduler.scheduleAtFixedRate(() -> senders.execute(() -> {
 			long n = sent.getAndIncrement();
 			if (n >= total) {
 				return;
 			}
-			// Every k-th request goes to the degradable path, k set by its share.
-			boolean degradable = degradablePath != null && (n % 1000) < degradableShare * 1000;
+			// The degradable requests are spread evenly among the core ones (with a share of 0.5, every
+			// other request): in runs of one path, the other's capacity would sit idle.
+			boolean degradable = degradablePath != null
+					&& Math.floor((n + 1) * degradableShare) > Math.floor(n * degradableShare);
 			String path = degradable ? degradablePath : corePath;
 			Tally tally = tallies.get(path);
 			HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
@@ -86,12 +92,13 @@ public final class OverloadClient {
 				tally.record(response, failure, micros);
 				outstanding.decrementAndGet();
 			});
-		}, 0, periodNanos, TimeUnit.NANOSECONDS);
+		}), 0, periodNanos, TimeUnit.NANOSECONDS);
 		long end = System.nanoTime() + duration.toNanos() + deadline.toNanos() + TimeUnit.SECONDS.toNanos(2);
 		while (System.nanoTime() < end && (sent.get() < total || outstanding.get() > 0)) {
 			TimeUnit.MILLISECONDS.sleep(10);
 		}
 		scheduler.shutdownNow();
+		senders.shutdownNow();
 		tallies.forEach((path, tally) -> System.out.println(path + "\t" + tally));
 		System.exit(0);
 	}

@@ -56,14 +56,25 @@ final class OverloadReader {
 		if (entry == null) {
 			return null;
 		}
-		if (entry.value() instanceof YamlNode.Scalar scalar && scalar.kind() == YamlNode.Kind.STRING
-				&& !scalar.text().contains("${")) {
-			if (!Overload.ADAPTIVE.equals(scalar.text())) {
-				this.values.problems()
-					.add(scalar.position(), OVERLOAD + "." + CONCURRENCY_LIMIT, ProblemText.quote(scalar.text())
-							+ " is not a concurrency limit; use 'adaptive' (set by the service's latency) or a whole "
-							+ "number from 1 to 10000" + Suggestions.hint(scalar.text(), Set.of(Overload.ADAPTIVE)));
+		if (entry.value() instanceof YamlNode.Scalar scalar && scalar.kind() == YamlNode.Kind.STRING) {
+			// A placeholder may resolve to 'adaptive' or to a number.
+			String text = this.values.text(scalar, OVERLOAD + "." + CONCURRENCY_LIMIT);
+			if (text == null || Overload.ADAPTIVE.equals(text)) {
+				return null;
 			}
+			try {
+				long limit = Long.parseLong(text.trim());
+				if (limit >= 1 && limit <= 10_000) {
+					return (int) limit;
+				}
+			}
+			catch (NumberFormatException ex) {
+				// Reported below.
+			}
+			this.values.problems()
+				.add(scalar.position(), OVERLOAD + "." + CONCURRENCY_LIMIT, ProblemText.quote(text)
+						+ " is not a concurrency limit; use 'adaptive' (set by the service's latency) or a whole "
+						+ "number from 1 to 10000" + Suggestions.hint(text, Set.of(Overload.ADAPTIVE)));
 			return null;
 		}
 		Long limit = this.values.wholeNumber(overload, OVERLOAD, CONCURRENCY_LIMIT, 1, 10_000).value();

@@ -29,6 +29,8 @@ public class CapacityController {
 
 	private final AtomicInteger working = new AtomicInteger();
 
+	private final LongAdder heldNanos = new LongAdder();
+
 	@GetMapping("/api/checkout")
 	Map<String, Object> checkout() throws InterruptedException {
 		work();
@@ -43,17 +45,21 @@ public class CapacityController {
 
 	@GetMapping("/demo/capacity")
 	Map<String, Object> capacity() {
-		return Map.of("completed", this.completed.sum(), "working", this.working.get());
+		long completed = this.completed.sum();
+		return Map.of("completed", completed, "working", this.working.get(), "heldMillis",
+				(completed > 0) ? this.heldNanos.sum() / completed / 1_000_000.0 : 0);
 	}
 
 	private void work() throws InterruptedException {
 		this.working.incrementAndGet();
 		try {
 			this.database.acquire();
+			long start = System.nanoTime();
 			try {
 				TimeUnit.MILLISECONDS.sleep(WORK_MILLIS);
 			}
 			finally {
+				this.heldNanos.add(System.nanoTime() - start);
 				this.database.release();
 			}
 			this.completed.increment();
