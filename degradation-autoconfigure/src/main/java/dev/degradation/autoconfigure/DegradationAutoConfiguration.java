@@ -43,7 +43,6 @@ import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
-import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
