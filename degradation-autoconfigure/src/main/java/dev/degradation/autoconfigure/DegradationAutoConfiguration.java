@@ -153,8 +153,13 @@ public final class DegradationAutoConfiguration {
 			}
 		}
 
+		/**
+		 * Admission under load, as the manifest's {@code overload} section says; off with
+		 * {@code degradation.overload.enabled=false}, whatever the manifest says.
+		 */
 		@Bean
 		@ConditionalOnMissingBean
+		@ConditionalOnBooleanProperty(name = "degradation.overload.enabled", matchIfMissing = true)
 		OverloadSignal degradationOverloadSignal(DegradationManifest manifest, ObjectProvider<Clock> clock) {
 			return new OverloadSignal(manifest, System::nanoTime, clock.getIfUnique(Clock::systemUTC).instant());
 		}

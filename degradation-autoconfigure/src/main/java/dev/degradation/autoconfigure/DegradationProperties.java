@@ -54,6 +54,8 @@ public class DegradationProperties {
 
 	private final Deadline deadline = new Deadline();
 
+	private final Overload overload = new Overload();
+
 	private final Filter filter = new Filter();
 
 	private final Probes probes = new Probes();
@@ -101,6 +103,10 @@ public class DegradationProperties {
 
 	public Deadline getDeadline() {
 		return this.deadline;
+	}
+
+	public Overload getOverload() {
+		return this.overload;
 	}
 
 	public Filter getFilter() {
@@ -220,6 +226,27 @@ public class DegradationProperties {
 			}
 			return new StaleAnswers.Limits(this.maxEntriesPerRoute, this.maxSizePerRoute.toBytes(),
 					this.maxSize.toBytes(), (int) this.maxAnswerSize.toBytes());
+		}
+
+	}
+
+	/**
+	 * Settings of admission under load.
+	 */
+	public static class Overload {
+
+		/**
+		 * Whether to admit requests under load as the manifest's 'overload' section says; false
+		 * turns admission off whatever the manifest says.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

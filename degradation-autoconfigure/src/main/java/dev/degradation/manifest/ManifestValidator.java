@@ -160,6 +160,27 @@ public final class ManifestValidator {
 				(tiers != null) ? tiers.entries().size() : 0, routes, unresolved.get());
 	}
 
+	/**
+	 * Load a manifest with this validator's properties and reserved base path, for tools that
+	 * need its routes (the CLI's {@code walk}); a placeholder without a value is a problem here,
+	 * whatever the leniency.
+	 * @param file the manifest
+	 * @return the manifest
+	 * @throws InvalidManifestException if the manifest has problems
+	 * @throws UncheckedIOException if the file cannot be read
+	 */
+	public DegradationManifest load(Path file) {
+		try (InputStream input = Files.newInputStream(file)) {
+			return ManifestLoader.standard()
+				.withReservedBasePath(this.reservedBasePath)
+				.withPlaceholderResolver(resolver(new AtomicInteger()))
+				.load(file.toString(), input.readNBytes(ManifestLimits.DEFAULT.maxBytes() + 1));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(file + ": cannot read the file: " + describe(ex), ex);
+		}
+	}
+
 	private static YamlNode.@Nullable Mapping child(@Nullable YamlNode node, String key) {
 		return (value(node, key) instanceof YamlNode.Mapping child) ? child : null;
 	}

@@ -34,8 +34,11 @@ public final class Admission {
 	/** The most requests in flight an adaptive limit may reach. */
 	static final int MAX_ADAPTIVE_LIMIT = 1000;
 
-	/** Where an adaptive limit starts. */
-	static final int INITIAL_ADAPTIVE_LIMIT = 10;
+	/**
+	 * Where an adaptive limit starts: Vegas' own default. Lower, a healthy service that a burst of
+	 * a few dozen concurrent callers reaches before the limit has grown would refuse some of them.
+	 */
+	static final int INITIAL_ADAPTIVE_LIMIT = 20;
 
 	private final Limit limit;
 

@@ -45,6 +45,7 @@ import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.monitor.ProbeResult;
+import dev.degradation.overload.OverloadSignal;
 import dev.degradation.web.DegradationFilter;
 import dev.degradation.web.RouteTable;
 
@@ -229,6 +230,18 @@ class DegradationAutoConfigurationTests {
 		this.runner.withPropertyValues(SHOP, "degradation.switches.best-effort=OFF")
 			.run((context) -> assertThat(context.getBean(DegradationEngine.class).state().shedCause(0))
 				.isEqualTo("switch:best-effort"));
+	}
+
+	@Test
+	void admissionCanBeTurnedOffWhateverTheManifestSays() {
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/overload.yaml")
+			.run((context) -> assertThat(context).hasSingleBean(OverloadSignal.class));
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/overload.yaml",
+				"degradation.overload.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(OverloadSignal.class);
+				assertThat(context.getBean(DegradationEngine.class).signals()).noneMatch(OverloadSignal.class::isInstance);
+			});
 	}
 
 	@Test

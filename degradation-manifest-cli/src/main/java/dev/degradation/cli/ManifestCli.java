@@ -7,11 +7,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestCheck;
 import dev.degradation.manifest.ManifestValidator;
 
@@ -38,6 +41,7 @@ public final class ManifestCli {
 
 	private static final String USAGE = """
 			Usage: java -jar degradation-manifest-cli.jar [options] <manifest.yaml>...
+			       java -jar degradation-manifest-cli.jar walk <manifest.yaml> --base-url <url> [--property <name>=<value>]...
 
 			Validates degradation manifests as the starter does at startup, without starting the
 			application. Prints each problem as file:line:column: yaml.path: message, in UTF-8
@@ -52,7 +56,13 @@ public final class ManifestCli {
 			  --print-schema               print the JSON Schema of the manifest, for editors, and exit
 			  --help                       print this help and exit
 
-			Exit status: 0 when every manifest is valid, 2 when one has problems, 1 for a usage or I/O error.
+			walk drives the running service at <url> through its shed sequence with the Actuator's
+			simulation (it needs management.endpoint.degradation.access=unrestricted), checks every
+			route of the manifest at every level, restores the simulation as it found it, and prints
+			each failure with the route's position in the manifest.
+
+			Exit status: 0 when every manifest is valid (walk: every route degrades as declared), 2 when
+			one has problems (walk: a route does not), 1 for a usage or I/O error.
 			""";
 
 	private ManifestCli() {
@@ -91,6 +101,9 @@ public final class ManifestCli {
 	 * @return {@link #VALID}, {@link #INVALID} or {@link #USAGE_OR_IO_ERROR}
 	 */
 	public static int run(String[] args, PrintStream out, PrintStream err) {
+		if (args.length > 0 && args[0].equals("walk")) {
+			return walk(args, out, err);
+		}
 		ManifestValidator validator = ManifestValidator.standard();
 		List<Path> files = new ArrayList<>();
 		for (int i = 0; i < args.length; i++) {
@@ -199,6 +212,66 @@ public final class ManifestCli {
 			err.flush();
 			return USAGE_OR_IO_ERROR;
 		}
+	}
+
+	/**
+	 * {@code walk <manifest> --base-url <url> [--property name=value]...}: drive a running service
+	 * through its shed sequence and check every route at every level ({@link ManifestWalk}).
+	 */
+	private static int walk(String[] args, PrintStream out, PrintStream err) {
+		ManifestValidator validator = ManifestValidator.standard();
+		Path file = null;
+		URI base = null;
+		for (int i = 1; i < args.length; i++) {
+			String arg = args[i];
+			if ((arg.equals("--base-url") || arg.equals("--property")) && i + 1 < args.length) {
+				String value = args[++i];
+				if (arg.equals("--base-url")) {
+					base = URI.create(value.endsWith("/") ? value : value + "/");
+				}
+				else if (value.indexOf('=') > 0) {
+					validator = validator.withProperty(value.substring(0, value.indexOf('=')),
+							value.substring(value.indexOf('=') + 1));
+				}
+				else {
+					return usageError(err, "'--property " + value + "' must be --property <name>=<value>");
+				}
+			}
+			else if (arg.startsWith("--base-url=")) {
+				String value = arg.substring("--base-url=".length());
+				base = URI.create(value.endsWith("/") ? value : value + "/");
+			}
+			else if (arg.startsWith("-")) {
+				return usageError(err, "unknown option '" + arg + "' for walk");
+			}
+			else if (file == null) {
+				file = Path.of(arg);
+			}
+			else {
+				return usageError(err, "walk takes one manifest, but got '" + file + "' and '" + arg + "'");
+			}
+		}
+		if (file == null || base == null) {
+			return usageError(err, "walk needs a manifest and --base-url <url of the running service>");
+		}
+		DegradationManifest manifest;
+		try {
+			manifest = validator.load(file);
+		}
+		catch (InvalidManifestException ex) {
+			ex.getProblems().forEach(out::println);
+			out.println(file + ": invalid (" + count(ex.getProblems().size(), "problem", "problems") + ")");
+			out.flush();
+			return INVALID;
+		}
+		catch (UncheckedIOException ex) {
+			err.println(ex.getMessage());
+			err.flush();
+			return USAGE_OR_IO_ERROR;
+		}
+		int status = new ManifestWalk(manifest, base, out).walk();
+		out.flush();
+		return status;
 	}
 
 	private static int usageError(PrintStream err, String message) {

@@ -1,0 +1,187 @@
+package dev.degradation.cli;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code walk} against the sample shop running as its own process (its jar, on loopback): every
+ * route degrades as declared, the same shop without the starter fails with every route named, a
+ * read-only endpoint is refused with why, and a walk leaves the simulation as it found it.
+ */
+class ManifestWalkIntegrationTests {
+
+	private static final Path SAMPLE_JAR = Path.of("../sample-app/target/sample-app.jar");
+
+	private static final Path MANIFEST = Path.of("../sample-app/src/main/resources/degradation-manifest.yaml");
+
+	private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
+
+	@Test
+	void everyRouteOfTheRunningSampleDegradesAsDeclared() throws Exception {
+		try (Shop shop = Shop.start()) {
+			Walk walk = walk(shop);
+			assertThat(walk.status()).as(walk.out()).isEqualTo(ManifestCli.VALID);
+			assertThat(walk.out()).contains("15 checks at 3 levels, every route degrades as declared");
+		}
+	}
+
+	@Test
+	void withoutTheStarterEveryRouteIsNamedAndTheStatusIsNotZero() throws Exception {
+		try (Shop shop = Shop.start("--degradation.enabled=false")) {
+			Walk walk = walk(shop);
+			assertThat(walk.status()).isEqualTo(ManifestCli.INVALID);
+			assertThat(walk.out()).contains("not the degradation endpoint")
+				.contains("degradation-manifest.yaml:32:9: POST /api/analytics/track: not checked")
+				.contains("GET /api/recommendations: not checked");
+		}
+	}
+
+	@Test
+	void aReadOnlyEndpointIsRefusedWithWhy() throws Exception {
+		try (Shop shop = Shop.start("--management.endpoint.degradation.access=read-only")) {
+			Walk walk = walk(shop);
+			assertThat(walk.status()).isEqualTo(ManifestCli.USAGE_OR_IO_ERROR);
+			assertThat(walk.out()).contains("the endpoint is read-only")
+				.contains("management.endpoint.degradation.access=unrestricted");
+		}
+	}
+
+	@Test
+	void aWalkLeavesTheSimulationAsItFoundIt() throws Exception {
+		try (Shop shop = Shop.start()) {
+			String simulate = "{\"enabled\": true, \"level\": 1}";
+			assertThat(shop.post("/actuator/degradation", simulate)).contains("\"simulation\":{\"enabled\":true,\"level\":1}");
+			Walk walk = walk(shop);
+			assertThat(walk.status()).as(walk.out()).isEqualTo(ManifestCli.VALID);
+			assertThat(shop.get("/actuator/degradation")).contains("\"simulation\":{\"enabled\":true,\"level\":1}");
+		}
+	}
+
+	private static Walk walk(Shop shop) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		ByteArrayOutputStream err = new ByteArrayOutputStream();
+		int status = ManifestCli.run(new String[] { "walk", MANIFEST.toString(), "--base-url",
+				"http://127.0.0.1:" + shop.port, "--property", "sample.dependencies.recommendations-api.url=http://x",
+				"--property", "sample.dependencies.analytics-collector.url=http://x", "--property",
+				"sample.dependencies.personalization-service.url=http://x" },
+				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+		return new Walk(status, out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
+	}
+
+	private record Walk(int status, String out) {
+
+	}
+
+	/**
+	 * The sample shop in a process of its own, on a free loopback port.
+	 */
+	private static final class Shop implements AutoCloseable {
+
+		private final Process process;
+
+		private final int port;
+
+		private Shop(Process process, int port) {
+			this.process = process;
+			this.port = port;
+		}
+
+		static Shop start(String... arguments) throws IOException, InterruptedException {
+			assertThat(SAMPLE_JAR).as("the sample's jar, built before this module").exists();
+			List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+				.toString(), "-Xmx256m", "-jar", SAMPLE_JAR.toString(), "--server.address=127.0.0.1", "--server.port=0",
+					"--degradation.probes.enabled=false"));
+			command.addAll(List.of(arguments));
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> {
+				try (BufferedReader lines = new BufferedReader(
+						new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+					String line;
+					Integer found = null;
+					while ((line = lines.readLine()) != null) {
+						Matcher matcher = STARTED.matcher(line);
+						if (found == null && matcher.find()) {
+							found = Integer.valueOf(matcher.group(1));
+							final int result = found;
+							CompletableFuture.runAsync(() -> drain(lines));
+							return result;
+						}
+					}
+					throw new IllegalStateException("The sample stopped before it started");
+				}
+				catch (IOException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			try {
+				return new Shop(process, port.get(90, TimeUnit.SECONDS));
+			}
+			catch (Exception ex) {
+				process.destroyForcibly();
+				throw new IllegalStateException("The sample did not start within 90 s", ex);
+			}
+		}
+
+		private static void drain(BufferedReader lines) {
+			try {
+				while (lines.readLine() != null) {
+					// The shop's log is not needed once it has started; reading it keeps it from blocking.
+				}
+			}
+			catch (IOException ex) {
+				// The process ended.
+			}
+		}
+
+		String get(String path) throws IOException, InterruptedException {
+			return send(HttpRequest.newBuilder(uri(path)).GET());
+		}
+
+		String post(String path, String json) throws IOException, InterruptedException {
+			return send(HttpRequest.newBuilder(uri(path))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString(json)));
+		}
+
+		private URI uri(String path) {
+			return URI.create("http://127.0.0.1:" + this.port + path);
+		}
+
+		private String send(HttpRequest.Builder request) throws IOException, InterruptedException {
+			return HttpClient.newHttpClient()
+				.send(request.timeout(Duration.ofSeconds(10)).build(),
+						HttpResponse.BodyHandlers.ofString())
+				.body();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.process.destroy();
+			if (!this.process.waitFor(20, TimeUnit.SECONDS)) {
+				this.process.destroyForcibly();
+			}
+		}
+
+	}
+
+}
