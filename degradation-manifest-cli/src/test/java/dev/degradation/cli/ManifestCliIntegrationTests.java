@@ -169,7 +169,7 @@ class ManifestCliIntegrationTests {
 		Run lenient = run("--lenient-placeholders", manifest);
 		assertThat(lenient.status()).as(lenient.toString()).isZero();
 		assertThat(lenient.out()).containsExactly(manifest + ": valid (3 dependencies, 2 tiers, 5 routes; "
-				+ "3 values with unresolved placeholders left unchecked)");
+				+ "6 values with unresolved placeholders left unchecked)");
 	}
 
 	@Test

@@ -51,7 +51,7 @@ class ManifestWalkIntegrationTests {
 			Walk walk = walk(shop);
 			assertThat(walk.status()).isEqualTo(ManifestCli.INVALID);
 			assertThat(walk.out()).contains("not the degradation endpoint")
-				.contains("degradation-manifest.yaml:32:9: POST /api/analytics/track: not checked")
+				.contains("degradation-manifest.yaml:38:9: POST /api/analytics/track: not checked")
 				.contains("GET /api/recommendations: not checked");
 		}
 	}

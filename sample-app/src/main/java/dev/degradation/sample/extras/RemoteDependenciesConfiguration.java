@@ -23,8 +23,13 @@ public class RemoteDependenciesConfiguration {
 	/** Name of the dependency that holds customer profiles. */
 	static final String PERSONALIZATION_SERVICE = "personalization-service";
 
+	/**
+	 * Built from Boot's {@link RestClient.Builder}, so that the starter guards every call to a
+	 * dependency whose {@code base_url} it matches: a breaker, a time limit and retries within a
+	 * budget, per dependency, as the manifest says.
+	 */
 	@Bean
-	RestClient dependenciesRestClient(RemoteDependenciesProperties properties) {
+	RestClient dependenciesRestClient(RestClient.Builder builder, RemoteDependenciesProperties properties) {
 		HttpClient httpClient = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
 			.connectTimeout(properties.timeout())
@@ -33,7 +38,7 @@ public class RemoteDependenciesConfiguration {
 		// The whole wait for an answer: a dependency that hangs or is slow holds a request thread
 		// of the shop at most this long.
 		requestFactory.setReadTimeout(properties.timeout());
-		return RestClient.builder().requestFactory(requestFactory).build();
+		return builder.requestFactory(requestFactory).build();
 	}
 
 	@Bean

@@ -53,7 +53,7 @@ public final class RemoteDependency {
 			}
 			return body;
 		}
-		catch (RestClientException ex) {
+		catch (RestClientException | dev.degradation.client.DependencyUnavailableException ex) {
 			throw new DependencyUnavailableException(this.name, ex);
 		}
 	}
@@ -72,7 +72,7 @@ public final class RemoteDependency {
 				.retrieve()
 				.toBodilessEntity();
 		}
-		catch (RestClientException ex) {
+		catch (RestClientException | dev.degradation.client.DependencyUnavailableException ex) {
 			throw new DependencyUnavailableException(this.name, ex);
 		}
 	}
