@@ -173,8 +173,9 @@ public final class OverloadSignal implements ShedSignal {
 	}
 
 	/**
-	 * A reload keeps the admission (its limit and the requests in flight) when the section is
-	 * unchanged; otherwise admission starts again from the new section.
+	 * A reload keeps the admission (its limit and the requests in flight) when the section and the
+	 * tier priorities are unchanged; otherwise admission starts again from the new
+	 * manifest.
 	 */
 	@Override
 	public synchronized void manifestChanged(DegradationManifest manifest) {
@@ -187,12 +188,15 @@ public final class OverloadSignal implements ShedSignal {
 		for (Tier tier : manifest.tiers()) {
 			priorities.add(tier.priority());
 		}
+		List<Integer> previousPriorities = this.priorities;
 		this.priorities = List.copyOf(new ArrayList<>(priorities));
 		if (overload == null) {
 			this.admission = null;
 			this.level = null;
 		}
-		else if (!overload.equals(this.overload) || this.admission == null) {
+		else if (!overload.equals(this.overload) || this.admission == null
+				|| !previousPriorities.equals(this.priorities)) {
+			// A new section, or other tiers: the ranks and the level's steps follow the manifest.
 			this.retryAfterHeader = Long.toString(overload.retryAfter().toSeconds());
 			this.admission = new Admission(overload, this.priorities.size(), this.nanoTime);
 			this.level = new LevelHysteresis(this.priorities, overload.hysteresis(), now,

@@ -131,23 +131,48 @@ public class DegradationFilter implements Filter {
 		HttpServletRequest httpRequest = (HttpServletRequest) request;
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
 		Admission admission = (this.overload != null) ? this.overload.admission() : null;
-		RouteTable table = this.tables.of(state.manifest());
 		ShedRoute route = null;
-		if (state.shedsAnything() || admission != null) {
-			route = route(httpRequest, table);
+		if (admission != null) {
+			// Under admission every request's path is parsed once, for both questions: is it the
+			// Actuator's (never refused), and which route is it.
+			boolean alreadyParsed = ServletRequestPathUtils.hasParsedRequestPath(httpRequest);
+			RequestPath requestPath = alreadyParsed ? ServletRequestPathUtils.getParsedRequestPath(httpRequest)
+					: ServletRequestPathUtils.parseAndCache(httpRequest);
+			boolean reserved;
+			try {
+				PathContainer path = requestPath.pathWithinApplication();
+				reserved = this.reserved != null && this.reserved.matches(path);
+				route = reserved ? null : find(this.tables.of(state.manifest()), httpRequest.getMethod(), path);
+			}
+			finally {
+				if (!alreadyParsed) {
+					ServletRequestPathUtils.clearParsedRequestPath(httpRequest);
+				}
+			}
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
 				shed(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
 				return;
 			}
-			if (admission != null && !isReserved(httpRequest)) {
+			if (!reserved) {
 				admit(admission, httpRequest, httpResponse, chain, state, route);
 				return;
 			}
 		}
-		else if (table != null && table.keepsCopies()) {
-			// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
-			route = route(httpRequest, table);
+		else if (state.shedsAnything()) {
+			route = route(httpRequest, this.tables.of(state.manifest()));
+			String cause = (route != null) ? state.shedCause(route.index()) : null;
+			if (cause != null) {
+				shed(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
+				return;
+			}
+		}
+		else {
+			RouteTable table = this.tables.of(state.manifest());
+			if (table != null && table.keepsCopies()) {
+				// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
+				route = route(httpRequest, table);
+			}
 		}
 		if (this.levelOnEveryAnswer) {
 			httpResponse.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
@@ -222,23 +247,6 @@ public class DegradationFilter implements Filter {
 		response.setHeader(DegradationHeaders.REASON, OverloadSignal.CAUSE);
 		response.setHeader("Cache-Control", "no-store");
 		response.setContentLength(0);
-	}
-
-	private boolean isReserved(HttpServletRequest request) {
-		if (this.reserved == null) {
-			return false;
-		}
-		boolean alreadyParsed = ServletRequestPathUtils.hasParsedRequestPath(request);
-		RequestPath requestPath = alreadyParsed ? ServletRequestPathUtils.getParsedRequestPath(request)
-				: ServletRequestPathUtils.parseAndCache(request);
-		try {
-			return this.reserved.matches(requestPath.pathWithinApplication());
-		}
-		finally {
-			if (!alreadyParsed) {
-				ServletRequestPathUtils.clearParsedRequestPath(request);
-			}
-		}
 	}
 
 	/**
@@ -327,6 +335,11 @@ public class DegradationFilter implements Filter {
 				ServletRequestPathUtils.clearParsedRequestPath(request);
 			}
 		}
+	}
+
+	private static @Nullable ShedRoute find(@Nullable RouteTable table, String method, PathContainer path) {
+		RouteIndex routes = (table != null) ? table.index(method) : null;
+		return (routes != null) ? routes.find(path) : null;
 	}
 
 	/**

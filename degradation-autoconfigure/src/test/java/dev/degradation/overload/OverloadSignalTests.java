@@ -100,6 +100,26 @@ class OverloadSignalTests {
 		assertThat(this.overload.rates().refused()).isEqualTo(0.5);
 	}
 
+	@Test
+	void aReloadWithOtherTiersRanksThemAnew() {
+		Admission before = this.overload.admission();
+		DegradationManifest sameTiers = ManifestLoader.standard().load("same.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8));
+		this.engine.replace(sameTiers);
+		assertThat(this.overload.admission()).as("same section, same tiers: admission goes on").isSameAs(before);
+		DegradationManifest threeTiers = ManifestLoader.standard()
+			.load("three.yaml", (MANIFEST + """
+					  extras:
+					    priority: 9
+					    routes:
+					      - { path: /extras, method: GET, fallback: drop }
+					""").getBytes(StandardCharsets.UTF_8));
+		this.engine.replace(threeTiers);
+		Admission after = this.overload.admission();
+		assertThat(after).isNotSameAs(before);
+		assertThat(after.coreRank()).isEqualTo(3);
+		assertThat(this.overload.rank(9)).isEqualTo(2);
+	}
+
 	private void fill(Admission admission) {
 		for (int i = 0; i < 3; i++) {
 			admission.decide(admission.coreRank(), -1);
