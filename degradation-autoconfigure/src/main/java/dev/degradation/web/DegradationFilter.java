@@ -12,6 +12,8 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.PathContainer;
@@ -21,6 +23,7 @@ import org.springframework.web.util.ServletRequestPathUtils;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
+import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedCauseKind;
@@ -41,8 +44,21 @@ import dev.degradation.overload.OverloadSignal;
  * which route a request is. It must be registered after Spring Security, for the {@code REQUEST}
  * dispatcher type only, so that an unauthenticated request is refused before it could see a
  * fallback.
+ *
+ * <p>A request that was let through is answered with its route's fallback too when its handler
+ * fails because a guarded call to a dependency the route requires got no answer (a
+ * {@link DependencyUnavailableException} that the application did not handle itself), as long as
+ * nothing of the answer was sent: the route cannot work without that dependency, which is what
+ * its fallback is declared for. This covers the calls between a dependency's failure and the
+ * engine's shedding of its routes, and the calls a half-open breaker turns away.
  */
 public class DegradationFilter implements Filter {
+
+	private static final Log logger = LogFactory.getLog(DegradationFilter.class);
+
+	/** Headers that describe the body a failed handler may have begun, not the fallback. */
+	private static final String[] ENTITY_HEADERS = { "Content-Length", "Content-Encoding", "Content-Language",
+			"Content-Disposition", "Content-Range", "ETag", "Last-Modified" };
 
 	/**
 	 * The default order: right after Spring Security's filter chain (order -100), before anything
@@ -177,7 +193,7 @@ public class DegradationFilter implements Filter {
 		if (this.levelOnEveryAnswer) {
 			httpResponse.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
 		}
-		proceed(httpRequest, httpResponse, chain, route);
+		proceed(httpRequest, httpResponse, chain, state, route);
 	}
 
 	/**
@@ -185,12 +201,62 @@ public class DegradationFilter implements Filter {
 	 * {@code stale} route.
 	 */
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-			@Nullable ShedRoute route) throws IOException, ServletException {
-		if (route != null && route.writer() instanceof FallbackWriter.Stale stale && request.getMethod().equals("GET")) {
-			passKeepingCopy(request, response, chain, stale.copies());
-			return;
+			DegradationState state, @Nullable ShedRoute route) throws IOException, ServletException {
+		try {
+			if (route != null && route.writer() instanceof FallbackWriter.Stale stale
+					&& request.getMethod().equals("GET")) {
+				passKeepingCopy(request, response, chain, stale.copies());
+				return;
+			}
+			chain.doFilter(request, response);
 		}
-		chain.doFilter(request, response);
+		catch (IOException | ServletException | RuntimeException ex) {
+			if (!fallBackFromRefusedCall(request, response, state, route, ex)) {
+				throw ex;
+			}
+		}
+	}
+
+	/**
+	 * Answer with the route's fallback if the handler failed because a guarded call to a
+	 * dependency the route requires got no answer, and nothing was sent yet.
+	 * @return whether the fallback was written
+	 */
+	private boolean fallBackFromRefusedCall(HttpServletRequest request, HttpServletResponse response,
+			DegradationState state, @Nullable ShedRoute route, Throwable failure) throws IOException {
+		DependencyUnavailableException refused = refusedCall(failure);
+		if (refused == null || response.isCommitted() || request.isAsyncStarted()) {
+			return false;
+		}
+		if (route == null) {
+			// Nothing was shed when the request came in, so it was not looked up then.
+			route = route(request, this.tables.of(state.manifest()));
+		}
+		if (route == null || !route.route().requires().contains(refused.dependency())) {
+			return false;
+		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Answering " + request.getMethod() + " " + request.getRequestURI() + " with its fallback: "
+					+ refused.getMessage());
+		}
+		response.resetBuffer();
+		for (String header : ENTITY_HEADERS) {
+			response.setHeader(header, null);
+		}
+		shed(request, response, route, state, "dependency:" + refused.dependency(),
+				ShedCauseKind.DEPENDENCY);
+		return true;
+	}
+
+	private static @Nullable DependencyUnavailableException refusedCall(Throwable failure) {
+		Throwable cause = failure;
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			if (cause instanceof DependencyUnavailableException refused) {
+				return refused;
+			}
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		}
+		return null;
 	}
 
 	/**
@@ -222,7 +288,7 @@ public class DegradationFilter implements Filter {
 			if (this.levelOnEveryAnswer) {
 				response.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
 			}
-			proceed(request, response, chain, route);
+			proceed(request, response, chain, state, route);
 			if (request.isAsyncStarted()) {
 				request.getAsyncContext().addListener(new PermitRelease(permit));
 				async = true;

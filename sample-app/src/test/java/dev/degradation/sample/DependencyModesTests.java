@@ -37,8 +37,8 @@ import static org.awaitility.Awaitility.await;
  * Each mode of an embedded dependency, switched through the demo API of the running shop and
  * observed by a client of the dependency itself, and by the shop's own live route. The starter's
  * probes are off here (the default of {@link AutoConfigureDegradation}), so that no route is shed
- * whatever the dependencies do: what the routes answer is the shop's own handling of a broken
- * dependency.
+ * by the engine whatever the dependencies do: what the routes answer is the shop's own handling of
+ * an error answer, or the fallback the starter gives a request whose guarded call got no answer.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.dependencies.timeout=" + DependencyModesTests.SHOP_TIMEOUT_MS + "ms",
@@ -160,15 +160,29 @@ class DependencyModesTests {
 			.isThrownBy(() -> get(RECOMMENDATIONS_API, "/healthz", CLIENT_TIMEOUT));
 	}
 
+	@Test
+	void anErrorAnswerOfTheDependencyIsTheShopsOwnBadGatewayWhileTheCoreAnswers() {
+		this.shop.switchDependency(RECOMMENDATIONS_API, "failing");
+		HttpResponse<String> response = this.shop.get("/api/recommendations");
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(502);
+		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+		assertThat(json(response).get("dependency").asString()).isEqualTo(RECOMMENDATIONS_API);
+		assertThat(this.shop.get("/api/products").statusCode()).isEqualTo(200);
+	}
+
 	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "failing", "refusing", "hanging", "slow" })
-	void liveRouteAnswersBadGatewayWithinTheShopsTimeoutWhileTheCoreAnswers(String mode) {
+	@ValueSource(strings = { "refusing", "hanging", "slow" })
+	void noAnswerFromTheDependencyIsTheRoutesFallbackWithinTheShopsTimeoutWhileTheCoreAnswers(String mode) {
 		this.shop.switchDependency(RECOMMENDATIONS_API, mode);
 		long start = System.nanoTime();
 		HttpResponse<String> response = this.shop.get("/api/recommendations");
 		Duration took = Duration.ofNanos(System.nanoTime() - start);
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(502);
-		assertThat(json(response).get("dependency").asString()).isEqualTo(RECOMMENDATIONS_API);
+		// The guard got no answer, the shop does not handle that itself, and the route requires
+		// the dependency: the starter answers with the manifest's fallback, marked.
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		assertThat(response.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(response.headers().firstValue("X-Degradation-Reason")).hasValue("dependency:" + RECOMMENDATIONS_API);
+		assertThat(json(response).get("source").asString()).isEqualTo("degraded");
 		// The shop's call waits at most its timeout; one second on top covers a loaded machine.
 		assertThat(took).isLessThan(Duration.ofMillis(SHOP_TIMEOUT_MS + 1000));
 		assertThat(this.shop.get("/api/products").statusCode()).isEqualTo(200);

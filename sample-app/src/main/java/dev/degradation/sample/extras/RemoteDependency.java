@@ -8,8 +8,10 @@ import org.springframework.web.client.RestClientException;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * One dependency of the shop, called over HTTP below its own base URL. Every failure of a call
- * becomes a {@link DependencyUnavailableException} that names the dependency.
+ * One dependency of the shop, called over HTTP below its own base URL. A failed answer becomes a
+ * {@link DependencyUnavailableException} that names the dependency. A call the starter's guard
+ * refused (open breaker, time limit) is left as the guard's own exception: the starter answers it
+ * with the route's fallback from the manifest, as it answers a shed route.
  */
 public final class RemoteDependency {
 
@@ -53,7 +55,7 @@ public final class RemoteDependency {
 			}
 			return body;
 		}
-		catch (RestClientException | dev.degradation.client.DependencyUnavailableException ex) {
+		catch (RestClientException ex) {
 			throw new DependencyUnavailableException(this.name, ex);
 		}
 	}
@@ -72,7 +74,7 @@ public final class RemoteDependency {
 				.retrieve()
 				.toBodilessEntity();
 		}
-		catch (RestClientException | dev.degradation.client.DependencyUnavailableException ex) {
+		catch (RestClientException ex) {
 			throw new DependencyUnavailableException(this.name, ex);
 		}
 	}

@@ -1,0 +1,193 @@
+package dev.degradation.client;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClient;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.ShedCauseKind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A request whose handler fails because a guarded call to a dependency its route requires got no
+ * answer is answered with the route's fallback, marked, on a real server against a dependency on
+ * loopback that never answers: the application writes no handling of its own, and the engine has
+ * shed nothing. Only a refusal of a required dependency, and only one the application did not
+ * handle itself, turns into the fallback.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "degradation.manifest=classpath:client/refused-manifest.yaml",
+				"degradation.probes.enabled=false" })
+class RefusedCallFallbackIntegrationTests {
+
+	private static final LoopbackStub stub = start();
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	DegradationEngine engine;
+
+	@DynamicPropertySource
+	static void stubUrl(DynamicPropertyRegistry registry) {
+		registry.add("stub.url", stub::url);
+	}
+
+	@AfterAll
+	static void stopStub() {
+		stub.close();
+	}
+
+	@BeforeEach
+	void hang() {
+		stub.answer(200, null);
+		stub.hang = true;
+	}
+
+	@AfterEach
+	void answerAgain() {
+		stub.hang = false;
+	}
+
+	@Test
+	void aCallThatGotNoAnswerWithinItsTimeLimitIsAnsweredWithTheRoutesFallback() throws Exception {
+		long started = System.nanoTime();
+		HttpResponse<String> response = get("/api/requires-it");
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(response.headers().firstValue("X-Degradation-Reason")).hasValue("dependency:hanging");
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/json"));
+		assertThat(response.body()).isEqualTo("{\"source\":\"degraded\"}");
+		// The 300 ms time limit, and not a moment of work more than the fallback.
+		assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(300)).isLessThan(Duration.ofMillis(300 + 500));
+		// The engine shed nothing: this answer is the filter's, for this one request.
+		assertThat(this.engine.state().shedsAnything()).isFalse();
+		// Counted as a dependency's fallback of its route, the manifest's first.
+		assertThat(this.engine.state().fallbackCounts().count(0, ShedCauseKind.DEPENDENCY)).isPositive();
+	}
+
+	@Test
+	void aRefusalTheApplicationHandlesItselfIsItsOwnAnswer() throws Exception {
+		HttpResponse<String> response = get("/api/handles-it");
+		assertThat(response.statusCode()).isEqualTo(HttpStatus.I_AM_A_TEAPOT.value());
+		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+		assertThat(response.body()).isEqualTo("own answer: TIMEOUT");
+	}
+
+	@Test
+	void aRefusalOfADependencyTheRouteDoesNotRequireIsTheApplicationsError() throws Exception {
+		HttpResponse<String> response = get("/api/requires-another");
+		assertThat(response.statusCode()).isEqualTo(500);
+		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+	}
+
+	@Test
+	void aRefusalOnARouteOutsideTheManifestIsTheApplicationsError() throws Exception {
+		HttpResponse<String> response = get("/api/core");
+		assertThat(response.statusCode()).isEqualTo(500);
+		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+	}
+
+	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(10))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static LoopbackStub start() {
+		try {
+			return new LoopbackStub();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+	static class RefusedCallApplication {
+
+		@Bean
+		HangingController hangingController(RestClient.Builder builder, Environment env) {
+			return new HangingController(builder.baseUrl(env.getRequiredProperty("stub.url")).build());
+		}
+
+		@Bean
+		HandlingController handlingController(RestClient.Builder builder, Environment env) {
+			return new HandlingController(builder.baseUrl(env.getRequiredProperty("stub.url")).build());
+		}
+
+	}
+
+	@RestController
+	static class HangingController {
+
+		private final RestClient client;
+
+		HangingController(RestClient client) {
+			this.client = client;
+		}
+
+		@GetMapping({ "/api/requires-it", "/api/requires-another", "/api/core" })
+		Map<String, String> requiresIt() {
+			return Map.of("source", this.client.get().uri("/hanging").retrieve().body(String.class));
+		}
+
+	}
+
+	@RestController
+	static class HandlingController {
+
+		private final RestClient client;
+
+		HandlingController(RestClient client) {
+			this.client = client;
+		}
+
+		@GetMapping("/api/handles-it")
+		Map<String, String> handlesIt() {
+			return Map.of("source", this.client.get().uri("/hanging/handled").retrieve().body(String.class));
+		}
+
+		@ExceptionHandler
+		ResponseEntity<String> ownAnswer(DependencyUnavailableException ex) {
+			return ResponseEntity.status(HttpStatus.I_AM_A_TEAPOT).body("own answer: " + ex.reason());
+		}
+
+	}
+
+}
