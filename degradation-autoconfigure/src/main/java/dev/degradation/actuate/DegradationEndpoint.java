@@ -41,6 +41,7 @@ import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
+import dev.degradation.monitor.BreakerState;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStatus;
 import dev.degradation.monitor.ProbeResult;
@@ -367,7 +368,7 @@ public class DegradationEndpoint {
 					(last != null) ? new ProbeDescriptor(last.outcome(), last.healthy(), last.detail(),
 							last.latency().toMillis(), last.at()) : null,
 					withoutSecrets(dependency.healthUrl()), dependency.healthCheck().timeout().toMillis(),
-					dependency.healthCheck().interval().toMillis()));
+					dependency.healthCheck().interval().toMillis(), status.breaker(), status.breakerChangedAt()));
 		}
 		Map<String, SignalDescriptor> signals = new LinkedHashMap<>();
 		for (ShedSignal signal : this.engine.signals()) {
@@ -518,10 +519,12 @@ public class DegradationEndpoint {
 	 * by its calls
 	 * @param timeoutMs the probe timeout in milliseconds
 	 * @param intervalMs the time between probes in milliseconds
+	 * @param breaker the state of the breaker that guards the application's calls
+	 * @param breakerChangedAt when the breaker last changed state, or {@code null} if it never did
 	 */
 	public record DependencyDescriptor(DependencyState state, DependencyState computedState, boolean forced,
 			double errorRate, int samples, @Nullable ProbeDescriptor lastProbe, @Nullable URI healthUrl, long timeoutMs,
-			long intervalMs) {
+			long intervalMs, BreakerState breaker, @Nullable Instant breakerChangedAt) {
 
 	}
 

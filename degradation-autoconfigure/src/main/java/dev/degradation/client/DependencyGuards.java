@@ -97,6 +97,7 @@ public final class DependencyGuards implements AutoCloseable {
 			.slowCallRateThreshold((float) (policy.slowCallRateThreshold() * 100))
 			.slowCallDurationThreshold(policy.slowCallDuration())
 			.waitDurationInOpenState(policy.open())
+			.permittedNumberOfCallsInHalfOpenState(policy.halfOpenCalls())
 			// Routes that require an open dependency are shed, so no call would ever make the
 			// trial: the breaker moves to half-open by itself.
 			.automaticTransitionFromOpenToHalfOpenEnabled(true)

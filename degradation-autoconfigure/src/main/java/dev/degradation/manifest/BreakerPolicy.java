@@ -18,20 +18,25 @@ import java.time.Duration;
  * ({@code minimum_calls})
  * @param open how long the breaker stays open before trial calls are let through
  * ({@code open_ms})
+ * @param halfOpenCalls how many trial calls a half-open breaker lets through, and judges, before
+ * it closes or opens again ({@code half_open_calls}); the calls beyond them are refused as while
+ * open
  */
 public record BreakerPolicy(double failureRateThreshold, double slowCallRateThreshold, Duration slowCallDuration,
-		int windowSize, int minimumCalls, Duration open) {
+		int windowSize, int minimumCalls, Duration open, int halfOpenCalls) {
 
 	/**
 	 * Return the policy that applies where nothing is written, for a dependency whose calls may
 	 * take {@code callTimeout}: opens at 50 % failed or slow calls (slow: half the call timeout)
-	 * over the last 20 calls once 10 are in, and stays open 5 s.
+	 * over the last 20 calls once 10 are in, stays open 5 s, then judges 3 trial calls. Resilience4j
+	 * lets 10 trials through; while they are out every other request of a route that requires
+	 * the dependency is refused, so fewer trials expose fewer callers to a dependency still broken.
 	 * @param callTimeout the time limit of one call
 	 * @return the standard policy
 	 */
 	public static BreakerPolicy standard(Duration callTimeout) {
 		return new BreakerPolicy(0.5, 0.5, callTimeout.dividedBy(2).isZero() ? callTimeout : callTimeout.dividedBy(2),
-				20, 10, Duration.ofSeconds(5));
+				20, 10, Duration.ofSeconds(5), 3);
 	}
 
 }

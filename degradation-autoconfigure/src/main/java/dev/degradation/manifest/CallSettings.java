@@ -14,6 +14,7 @@ import static dev.degradation.manifest.ManifestKeys.FAILURE_RATE_THRESHOLD;
 import static dev.degradation.manifest.ManifestKeys.MAX_ATTEMPTS;
 import static dev.degradation.manifest.ManifestKeys.MAX_RETRY_AFTER_MS;
 import static dev.degradation.manifest.ManifestKeys.METHODS;
+import static dev.degradation.manifest.ManifestKeys.HALF_OPEN_CALLS;
 import static dev.degradation.manifest.ManifestKeys.MINIMUM_CALLS;
 import static dev.degradation.manifest.ManifestKeys.OPEN_MS;
 import static dev.degradation.manifest.ManifestKeys.RETRY;
@@ -28,14 +29,14 @@ import static dev.degradation.manifest.ManifestKeys.WINDOW_SIZE;
  */
 record CallSettings(Setting<Duration> timeout, Setting<Double> failureRate, Setting<Double> slowCallRate,
 		Setting<Duration> slowCallDuration, Setting<Integer> windowSize, Setting<Integer> minimumCalls,
-		Setting<Duration> open, Setting<Integer> maxAttempts, Setting<Duration> backoff,
+		Setting<Duration> open, Setting<Integer> halfOpenCalls, Setting<Integer> maxAttempts, Setting<Duration> backoff,
 		Setting<Duration> maxRetryAfter, Setting<Duration> budget, Setting<Set<String>> methods) {
 
 	/** The call budget keys of a dependency or of {@code defaults}. */
 	static final Set<String> KEYS = Set.of(CALL_TIMEOUT_MS, BREAKER, RETRY);
 
 	private static final Set<String> BREAKER_KEYS = Set.of(FAILURE_RATE_THRESHOLD, SLOW_CALL_RATE_THRESHOLD,
-			SLOW_CALL_DURATION_MS, WINDOW_SIZE, MINIMUM_CALLS, OPEN_MS);
+			SLOW_CALL_DURATION_MS, WINDOW_SIZE, MINIMUM_CALLS, OPEN_MS, HALF_OPEN_CALLS);
 
 	private static final Set<String> RETRY_KEYS = Set.of(MAX_ATTEMPTS, BACKOFF_MS, MAX_RETRY_AFTER_MS, BUDGET_MS,
 			METHODS);
@@ -61,6 +62,7 @@ record CallSettings(Setting<Duration> timeout, Setting<Double> failureRate, Sett
 				values.wholeNumber(breaker, breakerPath, WINDOW_SIZE, 1, 10_000).map(Long::intValue),
 				values.wholeNumber(breaker, breakerPath, MINIMUM_CALLS, 1, 10_000).map(Long::intValue),
 				values.duration(breaker, breakerPath, OPEN_MS, ChronoUnit.MILLIS, 1, Integer.MAX_VALUE),
+				values.wholeNumber(breaker, breakerPath, HALF_OPEN_CALLS, 1, 100).map(Long::intValue),
 				values.wholeNumber(retry, retryPath, MAX_ATTEMPTS, 1, 10).map(Long::intValue),
 				values.duration(retry, retryPath, BACKOFF_MS, ChronoUnit.MILLIS, 0, Integer.MAX_VALUE),
 				values.duration(retry, retryPath, MAX_RETRY_AFTER_MS, ChronoUnit.MILLIS, 0, Integer.MAX_VALUE),
@@ -73,7 +75,7 @@ record CallSettings(Setting<Duration> timeout, Setting<Double> failureRate, Sett
 	 */
 	static CallSettings none() {
 		return new CallSettings(absent(), absent(), absent(), absent(), absent(), absent(), absent(), absent(),
-				absent(), absent(), absent(), absent());
+				absent(), absent(), absent(), absent(), absent());
 	}
 
 	private static YamlNode.Mapping section(ValueReader values, YamlNode.Mapping mapping, String path, String key,
@@ -131,7 +133,8 @@ record CallSettings(Setting<Duration> timeout, Setting<Double> failureRate, Sett
 		return new CallSettings(this.timeout.or(inherited.timeout), this.failureRate.or(inherited.failureRate),
 				this.slowCallRate.or(inherited.slowCallRate), this.slowCallDuration.or(inherited.slowCallDuration),
 				this.windowSize.or(inherited.windowSize), this.minimumCalls.or(inherited.minimumCalls),
-				this.open.or(inherited.open), this.maxAttempts.or(inherited.maxAttempts),
+				this.open.or(inherited.open), this.halfOpenCalls.or(inherited.halfOpenCalls),
+				this.maxAttempts.or(inherited.maxAttempts),
 				this.backoff.or(inherited.backoff), this.maxRetryAfter.or(inherited.maxRetryAfter),
 				this.budget.or(inherited.budget), this.methods.or(inherited.methods));
 	}
@@ -150,7 +153,7 @@ record CallSettings(Setting<Duration> timeout, Setting<Double> failureRate, Sett
 						this.slowCallRate.valueOr(breaker.slowCallRateThreshold()),
 						this.slowCallDuration.valueOr(breaker.slowCallDuration()),
 						this.windowSize.valueOr(breaker.windowSize()), this.minimumCalls.valueOr(breaker.minimumCalls()),
-						this.open.valueOr(breaker.open())),
+						this.open.valueOr(breaker.open()), this.halfOpenCalls.valueOr(breaker.halfOpenCalls())),
 				new RetryPolicy(this.maxAttempts.valueOr(retry.maxAttempts()), this.backoff.valueOr(retry.backoff()),
 						this.maxRetryAfter.valueOr(retry.maxRetryAfter()), this.budget.valueOr(retry.budget()),
 						this.methods.valueOr(retry.methods())));

@@ -84,6 +84,8 @@ final class ManifestKeys {
 
 	static final String OPEN_MS = "open_ms";
 
+	static final String HALF_OPEN_CALLS = "half_open_calls";
+
 	static final String RETRY = "retry";
 
 	static final String MAX_ATTEMPTS = "max_attempts";

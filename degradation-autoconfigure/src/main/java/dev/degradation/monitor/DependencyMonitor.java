@@ -32,6 +32,8 @@ public final class DependencyMonitor {
 
 	private BreakerState breaker = BreakerState.CLOSED;
 
+	private @Nullable Instant breakerChangedAt;
+
 	/**
 	 * Create a monitor with no results yet: the dependency is {@link DependencyState#UNKNOWN}.
 	 * @param dependency the dependency
@@ -82,6 +84,7 @@ public final class DependencyMonitor {
 		BreakerState previous = this.breaker;
 		this.breaker = state;
 		Instant now = this.clock.instant();
+		this.breakerChangedAt = now;
 		if (state == BreakerState.OPEN) {
 			this.computed = DependencyState.FAILED;
 		}
@@ -136,6 +139,7 @@ public final class DependencyMonitor {
 		this.forced = null;
 		this.lastProbe = null;
 		this.breaker = BreakerState.CLOSED;
+		this.breakerChangedAt = null;
 	}
 
 	/**
@@ -153,7 +157,8 @@ public final class DependencyMonitor {
 	public synchronized DependencyStatus status() {
 		Instant now = this.clock.instant();
 		return new DependencyStatus(this.dependency.name(), effective(), this.computed, this.forced != null,
-				this.window.errorRate(now), this.window.samples(now), this.lastProbe);
+				this.window.errorRate(now), this.window.samples(now), this.lastProbe, this.breaker,
+				this.breakerChangedAt);
 	}
 
 	/**

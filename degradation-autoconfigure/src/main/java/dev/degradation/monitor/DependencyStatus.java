@@ -1,5 +1,7 @@
 package dev.degradation.monitor;
 
+import java.time.Instant;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,8 +14,12 @@ import org.jspecify.annotations.Nullable;
  * @param errorRate the error rate over the window, from 0 to 1
  * @param samples the number of probe results in the window
  * @param lastProbe the last probe result, if any
+ * @param breaker the state the breaker that guards the application's calls last reported;
+ * {@link BreakerState#CLOSED} when no call was ever guarded
+ * @param breakerChangedAt when the breaker last changed state, or {@code null} if it never did
  */
 public record DependencyStatus(String name, DependencyState state, DependencyState computedState, boolean forced,
-		double errorRate, int samples, @Nullable ProbeResult lastProbe) {
+		double errorRate, int samples, @Nullable ProbeResult lastProbe, BreakerState breaker,
+		@Nullable Instant breakerChangedAt) {
 
 }

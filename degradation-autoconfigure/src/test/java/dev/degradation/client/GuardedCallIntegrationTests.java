@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "degradation.manifest=classpath:client/degradation-manifest.yaml",
-				"degradation.probes.enabled=false", "management.endpoints.web.exposure.include=circuitbreakers" })
+				"degradation.probes.enabled=false", "management.endpoints.web.exposure.include=circuitbreakers,degradation" })
 class GuardedCallIntegrationTests {
 
 	private static final LoopbackStub stub = start();
@@ -75,6 +75,9 @@ class GuardedCallIntegrationTests {
 		}
 		assertThat(this.engine.dependency("data").state()).isEqualTo(DependencyState.FAILED);
 		assertThat(errors).isEqualTo(5);
+		// Operators see why: the endpoint shows the breaker's state and since when.
+		String endpoint = get("/actuator/degradation", null).body();
+		assertThat(endpoint).contains("\"breaker\":\"OPEN\"", "\"breakerChangedAt\":\"");
 		HttpResponse<String> shed = get("/api/data", null);
 		assertThat(shed.headers().firstValue("X-Degraded")).hasValue("true");
 		assertThat(shed.body()).contains("degraded");

@@ -47,6 +47,23 @@ class DependencyMonitorBreakerTests {
 	}
 
 	@Test
+	void theStatusSaysWhatTheBreakerLastReportedAndWhen() {
+		assertThat(this.probed.status().breaker()).isEqualTo(BreakerState.CLOSED);
+		assertThat(this.probed.status().breakerChangedAt()).isNull();
+		this.clock.advance(Duration.ofSeconds(3));
+		this.probed.recordBreaker(BreakerState.OPEN);
+		this.clock.advance(Duration.ofSeconds(5));
+		assertThat(this.probed.status().breaker()).isEqualTo(BreakerState.OPEN);
+		assertThat(this.probed.status().breakerChangedAt()).isEqualTo(START.plusSeconds(3));
+		this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(this.probed.status().breaker()).isEqualTo(BreakerState.HALF_OPEN);
+		assertThat(this.probed.status().breakerChangedAt()).isEqualTo(START.plusSeconds(8));
+		this.probed.reset();
+		assertThat(this.probed.status().breaker()).isEqualTo(BreakerState.CLOSED);
+		assertThat(this.probed.status().breakerChangedAt()).isNull();
+	}
+
+	@Test
 	void whileTheBreakerIsOpenNoHealthyProbeOverridesIt() {
 		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);

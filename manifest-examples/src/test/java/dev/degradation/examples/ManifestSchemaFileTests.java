@@ -108,6 +108,8 @@ class ManifestSchemaFileTests {
 		assertThat(breaker.path("window_size").path("default").asInt()).isEqualTo(standardBreaker.windowSize());
 		assertThat(breaker.path("minimum_calls").path("default").asInt()).isEqualTo(standardBreaker.minimumCalls());
 		assertThat(breaker.path("open_ms").path("default").asLong()).isEqualTo(standardBreaker.open().toMillis());
+		assertThat(breaker.path("half_open_calls").path("default").asInt())
+			.isEqualTo(standardBreaker.halfOpenCalls());
 		JsonNode retry = definitions.path("retry").path("properties");
 		RetryPolicy standardRetry = RetryPolicy.standard(Duration.ofSeconds(1));
 		assertThat(retry.path("max_attempts").path("default").asInt()).isEqualTo(standardRetry.maxAttempts());
