@@ -28,7 +28,8 @@ import dev.degradation.manifest.RetryPolicy;
  * time limit and its retry policy from the manifest.
  *
  * <p>Every call gets the smaller of its time limit and the time left of the request's
- * {@link CallDeadline}. Retries (only for the policy's methods, only for answers the
+ * {@link CallDeadline}, less a reserve for the caller's own answer (2 %, at most 20 ms), so that
+ * the answer, not only the call, fits in the declared time. Retries (only for the policy's methods, only for answers the
  * classifier calls retryable or for connection errors) wait the server's {@code Retry-After}
  * capped at {@code max_retry_after_ms}, else a jittered exponential backoff, and never start a
  * wait that would end past the budget: all attempts and waits together stay within
@@ -38,6 +39,8 @@ import dev.degradation.manifest.RetryPolicy;
  * counted as a failure.
  */
 public final class DependencyGuard {
+
+	private static final Duration MAX_ANSWER_RESERVE = Duration.ofMillis(20);
 
 	private final Dependency dependency;
 
@@ -133,6 +136,9 @@ public final class DependencyGuard {
 		Instant deadline = CallDeadline.current();
 		if (deadline != null && deadline.isBefore(end)) {
 			end = deadline;
+		}
+		if (end.isAfter(start)) {
+			end = end.minus(answerReserve(Duration.between(start, end)));
 		}
 		int maxAttempts = retries ? policy.maxAttempts() : 1;
 		for (int attempt = 1;; attempt++) {
@@ -246,6 +252,16 @@ public final class DependencyGuard {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * The part of a call's time kept for the answer the caller still has to give once the call
+	 * gave up (its fallback, its error): 2 % of it, at most 20 ms. Without it a call that times
+	 * out made its caller's answer overrun the declared timeout by that much.
+	 */
+	static Duration answerReserve(Duration total) {
+		Duration share = total.dividedBy(50);
+		return (share.compareTo(MAX_ANSWER_RESERVE) <= 0) ? share : MAX_ANSWER_RESERVE;
 	}
 
 	private String name() {

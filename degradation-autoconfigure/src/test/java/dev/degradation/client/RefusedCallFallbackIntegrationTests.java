@@ -33,6 +33,7 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.ShedCauseKind;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A request whose handler fails because a guarded call to a dependency its route requires got no
@@ -55,6 +56,9 @@ class RefusedCallFallbackIntegrationTests {
 
 	@Autowired
 	DegradationEngine engine;
+
+	@Autowired
+	DependencyGuards guards;
 
 	@DynamicPropertySource
 	static void stubUrl(DynamicPropertyRegistry registry) {
@@ -88,12 +92,27 @@ class RefusedCallFallbackIntegrationTests {
 		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
 				(type) -> assertThat(type).startsWith("application/json"));
 		assertThat(response.body()).isEqualTo("{\"source\":\"degraded\"}");
-		// The 300 ms time limit, and not a moment of work more than the fallback.
-		assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(300)).isLessThan(Duration.ofMillis(300 + 500));
+		// The 300 ms time limit less its reserve for the answer, and no more work than the
+		// fallback's.
+		assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(294)).isLessThan(Duration.ofMillis(300 + 500));
 		// The engine shed nothing: this answer is the filter's, for this one request.
 		assertThat(this.engine.state().shedsAnything()).isFalse();
 		// Counted as a dependency's fallback of its route, the manifest's first.
 		assertThat(this.engine.state().fallbackCounts().count(0, ShedCauseKind.DEPENDENCY)).isPositive();
+	}
+
+	@Test
+	void aCallThatTimesOutKeepsAReserveOfItsTimeForTheCallersAnswer() {
+		// 2 % of the 300 ms, so that the fallback written after it still fits in the 300 ms.
+		assertThatExceptionOfType(DependencyUnavailableException.class)
+			.isThrownBy(() -> this.guards.call("hanging", () -> {
+				Thread.sleep(10_000);
+				return "late";
+			}))
+			// 294 ms, less the moments spent before the attempt started.
+			.withMessageMatching(".*no answer within 2(8\\d|9[0-4]) ms");
+		assertThat(DependencyGuard.answerReserve(Duration.ofSeconds(2))).isEqualTo(Duration.ofMillis(20));
+		assertThat(DependencyGuard.answerReserve(Duration.ofMinutes(1))).isEqualTo(Duration.ofMillis(20));
 	}
 
 	@Test
