@@ -3,6 +3,7 @@ package dev.degradation.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,6 +13,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import dev.degradation.actuate.DegradationHealthIndicator;
@@ -45,6 +47,24 @@ class ConfigurationMetadataTests {
 		assertThat(enabled.get("description").asString()).isEqualTo("Whether to enable the degradation health check.");
 		assertThat(enabled.get("defaultValue").isBoolean()).isTrue();
 		assertThat(enabled.get("defaultValue").asBoolean()).isTrue();
+	}
+
+	@Test
+	void theDeadlinePropertiesAreDescribedWithTheDefaultsTheCodeHas() throws IOException {
+		DegradationProperties.Deadline defaults = new DegradationProperties().getDeadline();
+		JsonNode header = property("degradation.deadline.header");
+		assertThat(header.get("type").asString()).isEqualTo("java.lang.String");
+		assertThat(header.get("description").asString()).contains("deadline", "milliseconds");
+		assertThat(header.has("defaultValue")).as("a default for %s", header).isTrue();
+		assertThat(header.get("defaultValue").asString()).isEqualTo("x-envoy-expected-rq-timeout-ms")
+			.isEqualTo(defaults.getHeader());
+		JsonNode max = property("degradation.deadline.max");
+		assertThat(max.get("type").asString()).isEqualTo("java.time.Duration");
+		assertThat(max.get("description").asString()).contains("Longest deadline");
+		assertThat(max.has("defaultValue")).as("a default for %s", max).isTrue();
+		// Read as Boot binds a Duration, so that "30s" and PT30S would both match the code.
+		assertThat(DurationStyle.detectAndParse(max.get("defaultValue").asString())).isEqualTo(Duration.ofSeconds(30))
+			.isEqualTo(defaults.getMax());
 	}
 
 	@Test

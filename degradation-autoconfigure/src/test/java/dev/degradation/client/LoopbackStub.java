@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -14,7 +15,8 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A dependency on loopback whose answer the test sets: a status with an optional
- * {@code Retry-After}, or no answer at all (it hangs until closed). Records the requests it gets.
+ * {@code Retry-After}, given at once or after a delay, or no answer at all (it hangs until
+ * closed). Records the requests it gets.
  */
 final class LoopbackStub implements AutoCloseable {
 
@@ -29,6 +31,9 @@ final class LoopbackStub implements AutoCloseable {
 	volatile String retryAfter;
 
 	volatile boolean hang;
+
+	/** How long it takes before it answers: a slow but working dependency. */
+	volatile Duration delay = Duration.ZERO;
 
 	LoopbackStub() throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -45,6 +50,7 @@ final class LoopbackStub implements AutoCloseable {
 		this.status = status;
 		this.retryAfter = retryAfter;
 		this.hang = false;
+		this.delay = Duration.ZERO;
 		this.requests.clear();
 	}
 
@@ -59,6 +65,16 @@ final class LoopbackStub implements AutoCloseable {
 				Thread.currentThread().interrupt();
 			}
 			return;
+		}
+		if (!this.delay.isZero()) {
+			try {
+				// The dependency's own slowness, not a wait for a state of the test.
+				Thread.sleep(this.delay.toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
 		}
 		byte[] body = "{\"source\":\"live\"}".getBytes(StandardCharsets.UTF_8);
 		if (this.retryAfter != null) {
