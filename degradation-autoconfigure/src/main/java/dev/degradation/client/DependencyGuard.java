@@ -65,6 +65,15 @@ public final class DependencyGuard {
 	}
 
 	/**
+	 * Return this guard for the same dependency as a reloaded manifest declares it, with the same
+	 * breaker, time limiter and retry (its call budget is unchanged).
+	 */
+	DependencyGuard of(Dependency dependency) {
+		return (dependency.equals(this.dependency)) ? this
+				: new DependencyGuard(dependency, this.breaker, this.timeLimiter, this.retry, this.executor, this.clock);
+	}
+
+	/**
 	 * Return the dependency this guard protects.
 	 * @return the dependency
 	 */

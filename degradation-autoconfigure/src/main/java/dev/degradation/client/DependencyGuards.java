@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,10 +26,15 @@ import io.github.resilience4j.retry.RetryRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.DegradationListener;
+import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.manifest.BreakerPolicy;
+import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.monitor.BreakerState;
 
@@ -40,17 +47,30 @@ import dev.degradation.monitor.BreakerState;
  */
 public final class DependencyGuards implements AutoCloseable {
 
+	private static final Log logger = LogFactory.getLog(DependencyGuards.class);
+
 	private static final AtomicInteger instances = new AtomicInteger();
 
-	private final Map<String, DependencyGuard> guards = new LinkedHashMap<>();
+	private final DegradationEngine engine;
 
-	/** Guards with a base URL, longest first, so that the most specific one wins. */
-	private final List<Map.Entry<String, DependencyGuard>> byBaseUrl = new ArrayList<>();
+	private final CircuitBreakerRegistry breakers;
+
+	private final TimeLimiterRegistry timeLimiters;
+
+	private final RetryRegistry retries;
 
 	private final ExecutorService executor;
 
+	/** The names of the breakers this object put in the registry, to tell them from others. */
+	private final Set<String> created = ConcurrentHashMap.newKeySet();
+
+	private volatile Guarding guarding;
+
 	/**
-	 * Create the guards of an engine's dependencies.
+	 * Create the guards of an engine's dependencies. They follow the engine's manifest: after a
+	 * reload, a dependency whose call budget is unchanged keeps its guard (and its breaker's
+	 * state), a changed one gets a new guard, a new one its first, and a removed one's breaker
+	 * leaves the registry.
 	 * @param engine the engine that receives the breakers' transitions
 	 * @param breakers the registry the breakers are created in
 	 * @param timeLimiters the registry the time limiters are created in
@@ -58,6 +78,10 @@ public final class DependencyGuards implements AutoCloseable {
 	 */
 	public DependencyGuards(DegradationEngine engine, CircuitBreakerRegistry breakers,
 			TimeLimiterRegistry timeLimiters, RetryRegistry retries) {
+		this.engine = engine;
+		this.breakers = breakers;
+		this.timeLimiters = timeLimiters;
+		this.retries = retries;
 		String prefix = "degradation-call-" + instances.incrementAndGet() + "-";
 		AtomicInteger threads = new AtomicInteger();
 		this.executor = Executors.newCachedThreadPool((task) -> {
@@ -65,26 +89,141 @@ public final class DependencyGuards implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
-		Clock clock = engine.clock();
-		for (Dependency dependency : engine.manifest().dependencies()) {
-			CircuitBreaker breaker = breakers.circuitBreaker(dependency.name(), breakerConfig(dependency));
-			breaker.getEventPublisher()
-				.onStateTransition((event) -> engine.recordBreaker(dependency.name(),
-						state(event.getStateTransition().getToState())));
-			TimeLimiter timeLimiter = timeLimiters.timeLimiter(dependency.name(),
-					TimeLimiterConfig.custom().timeoutDuration(dependency.calls().timeout()).build());
-			Retry retry = retries.retry(dependency.name(), RetryConfig.custom()
-				.maxAttempts(dependency.calls().retry().maxAttempts())
-				.waitDuration(max(dependency.calls().retry().backoff(), Duration.ofMillis(1)))
-				.build());
-			DependencyGuard guard = new DependencyGuard(dependency, breaker, timeLimiter, retry, this.executor, clock);
-			this.guards.put(dependency.name(), guard);
+		this.guarding = build(engine.manifest(), Map.of());
+		// Rebuilt at once after a reload, not at the next call: the routes of a dependency whose
+		// old breaker was open are shed, and would make no call that could rebuild them.
+		engine.addListener(new DegradationListener() {
+
+			@Override
+			public void manifestReplaced(ManifestReplaced replaced) {
+				guarding();
+			}
+
+		});
+	}
+
+	/**
+	 * Return the guards of the engine's manifest, built anew when the manifest was replaced: one
+	 * volatile read and a comparison while it was not.
+	 */
+	private Guarding guarding() {
+		Guarding current = this.guarding;
+		DegradationManifest manifest = this.engine.manifest();
+		return (current.manifest() == manifest) ? current : rebuild(manifest);
+	}
+
+	private synchronized Guarding rebuild(DegradationManifest manifest) {
+		Guarding current = this.guarding;
+		if (current.manifest() != manifest) {
+			current = build(manifest, current.byName());
+			this.guarding = current;
+		}
+		return current;
+	}
+
+	private Guarding build(DegradationManifest manifest, Map<String, DependencyGuard> previous) {
+		Map<String, DependencyGuard> byName = new LinkedHashMap<>();
+		List<Map.Entry<String, DependencyGuard>> byBaseUrl = new ArrayList<>();
+		for (Dependency dependency : manifest.dependencies()) {
+			DependencyGuard kept = previous.get(dependency.name());
+			DependencyGuard guard;
+			guard = (kept != null && kept.dependency().calls().equals(dependency.calls())) ? kept.of(dependency)
+					: create(dependency);
+			if (!previous.isEmpty()) {
+				reportIfStale(dependency.name(), guard.circuitBreaker());
+			}
+			byName.put(dependency.name(), guard);
 			if (dependency.baseUrl() != null) {
-				this.byBaseUrl.add(Map.entry(prefix(dependency.baseUrl()), guard));
+				byBaseUrl.add(Map.entry(prefix(dependency.baseUrl()), guard));
 			}
 		}
-		this.byBaseUrl.sort(Comparator.comparingInt((Map.Entry<String, DependencyGuard> entry) -> entry.getKey()
-			.length()).reversed());
+		for (String removed : previous.keySet()) {
+			if (!byName.containsKey(removed) && this.created.remove(removed)) {
+				this.breakers.remove(removed);
+				this.timeLimiters.remove(removed);
+				this.retries.remove(removed);
+			}
+		}
+		byBaseUrl.sort(Comparator.comparingInt((Map.Entry<String, DependencyGuard> entry) -> entry.getKey().length())
+			.reversed());
+		return new Guarding(manifest, byName, byBaseUrl);
+	}
+
+	private DependencyGuard create(Dependency dependency) {
+		String name = dependency.name();
+		CircuitBreakerConfig config = breakerConfig(dependency);
+		CircuitBreaker breaker;
+		if (this.breakers.find(name).isPresent()) {
+			if (!this.created.contains(name)) {
+				// Resilience4j's Boot integration creates every breaker of
+				// 'resilience4j.circuitbreaker.instances' up front. The manifest says how the
+				// dependency is guarded: a breaker that would never turn half-open by itself
+				// would keep the dependency's routes shed for good.
+				logger.warn("The circuit breaker '" + name + "' already in Resilience4j's registry (from "
+						+ "resilience4j.circuitbreaker.instances." + name + "?) is replaced by the one the "
+						+ "degradation manifest declares for dependency '" + name
+						+ "'; write its settings under the dependency's 'breaker' in the manifest");
+			}
+			breaker = CircuitBreaker.of(name, config, this.breakers.getTags());
+			this.breakers.replace(name, breaker);
+		}
+		else {
+			breaker = this.breakers.circuitBreaker(name, config);
+		}
+		this.created.add(name);
+		breaker.getEventPublisher()
+			.onStateTransition((event) -> record(name, state(event.getStateTransition().getToState())));
+		TimeLimiterConfig timeLimit = TimeLimiterConfig.custom().timeoutDuration(dependency.calls().timeout()).build();
+		TimeLimiter timeLimiter;
+		if (this.timeLimiters.find(name).isPresent()) {
+			timeLimiter = TimeLimiter.of(name, timeLimit, this.timeLimiters.getTags());
+			this.timeLimiters.replace(name, timeLimiter);
+		}
+		else {
+			timeLimiter = this.timeLimiters.timeLimiter(name, timeLimit);
+		}
+		RetryConfig retryConfig = RetryConfig.custom()
+			.maxAttempts(dependency.calls().retry().maxAttempts())
+			.waitDuration(max(dependency.calls().retry().backoff(), Duration.ofMillis(1)))
+			.build();
+		Retry retry;
+		if (this.retries.find(name).isPresent()) {
+			retry = Retry.of(name, retryConfig, this.retries.getTags());
+			this.retries.replace(name, retry);
+		}
+		else {
+			retry = this.retries.retry(name, retryConfig);
+		}
+		return new DependencyGuard(dependency, breaker, timeLimiter, retry, this.executor, this.engine.clock());
+	}
+
+	/**
+	 * Tell the engine of a transition, unless the dependency left the manifest meanwhile (its
+	 * breaker may still finish a call that started before).
+	 */
+	private void record(String dependency, BreakerState state) {
+		if (this.engine.manifest().dependency(dependency).isPresent()) {
+			try {
+				this.engine.recordBreaker(dependency, state);
+			}
+			catch (NoSuchElementException ex) {
+				// Removed between the check and the call: no evidence left to record.
+			}
+		}
+	}
+
+	/**
+	 * After a reload the engine's idea of a breaker may differ from the guard's breaker: a kept
+	 * breaker whose dependency's evidence the engine started anew (its health check changed), or
+	 * a new breaker where the engine still remembers the old one open. The guard's breaker is
+	 * the truth: tell the engine, so that it neither forgets an open breaker nor keeps routes shed
+	 * for one that is gone.
+	 */
+	private void reportIfStale(String dependency, CircuitBreaker breaker) {
+		BreakerState state = state(breaker.getState());
+		if (this.engine.dependency(dependency).breaker() != state) {
+			record(dependency, state);
+		}
 	}
 
 	private static CircuitBreakerConfig breakerConfig(Dependency dependency) {
@@ -119,10 +258,11 @@ public final class DependencyGuards implements AutoCloseable {
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
 	public DependencyGuard guard(String dependency) {
-		DependencyGuard guard = this.guards.get(dependency);
+		Map<String, DependencyGuard> guards = guarding().byName();
+		DependencyGuard guard = guards.get(dependency);
 		if (guard == null) {
 			throw new NoSuchElementException("No dependency named '" + dependency + "'; declared: "
-					+ String.join(", ", this.guards.keySet()));
+					+ String.join(", ", guards.keySet()));
 		}
 		return guard;
 	}
@@ -147,11 +287,12 @@ public final class DependencyGuards implements AutoCloseable {
 	 * @return the guard, or {@code null} when no dependency is called there
 	 */
 	public @Nullable DependencyGuard forUrl(URI url) {
-		if (this.byBaseUrl.isEmpty()) {
+		List<Map.Entry<String, DependencyGuard>> byBaseUrl = guarding().byBaseUrl();
+		if (byBaseUrl.isEmpty()) {
 			return null;
 		}
 		String called = prefix(url);
-		for (Map.Entry<String, DependencyGuard> entry : this.byBaseUrl) {
+		for (Map.Entry<String, DependencyGuard> entry : byBaseUrl) {
 			String base = entry.getKey();
 			if (called.startsWith(base) && (called.length() == base.length() || base.endsWith("/")
 					|| called.charAt(base.length()) == '/')) {
@@ -166,7 +307,7 @@ public final class DependencyGuards implements AutoCloseable {
 	 * @return the guards
 	 */
 	public List<DependencyGuard> guards() {
-		return List.copyOf(this.guards.values());
+		return List.copyOf(guarding().byName().values());
 	}
 
 	/**
@@ -187,6 +328,15 @@ public final class DependencyGuards implements AutoCloseable {
 
 	private static Duration max(Duration a, Duration b) {
 		return (a.compareTo(b) >= 0) ? a : b;
+	}
+
+	/**
+	 * The guards of one manifest, by name and by base URL (longest first, so that the most
+	 * specific one wins).
+	 */
+	private record Guarding(DegradationManifest manifest, Map<String, DependencyGuard> byName,
+			List<Map.Entry<String, DependencyGuard>> byBaseUrl) {
+
 	}
 
 }

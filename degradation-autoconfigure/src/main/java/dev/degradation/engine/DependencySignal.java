@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.NoSuchElementException;
 
 import org.jspecify.annotations.Nullable;
@@ -78,7 +79,7 @@ public final class DependencySignal implements ShedSignal {
 
 	/**
 	 * Keep what is known of every dependency the new manifest declares unchanged (same name,
-	 * health URL and health check): its window, its state, its forcing and whether it sheds. A
+	 * health URL or health indicator, and health check): its window, its state, its forcing and whether it sheds. A
 	 * dependency that is new or changed starts unknown.
 	 */
 	@Override
@@ -86,7 +87,8 @@ public final class DependencySignal implements ShedSignal {
 		Map<String, DependencyMonitor> kept = new LinkedHashMap<>();
 		for (Dependency dependency : manifest.dependencies()) {
 			DependencyMonitor monitor = this.monitors.get(dependency.name());
-			if (monitor != null && monitor.dependency().healthUrl().equals(dependency.healthUrl())
+			if (monitor != null && Objects.equals(monitor.dependency().healthUrl(), dependency.healthUrl())
+					&& Objects.equals(monitor.dependency().healthIndicator(), dependency.healthIndicator())
 					&& monitor.dependency().healthCheck().equals(dependency.healthCheck())) {
 				kept.put(dependency.name(), monitor);
 			}

@@ -10,6 +10,7 @@ import io.github.resilience4j.springboot.retry.autoconfigure.RetryAutoConfigurat
 import io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
@@ -18,6 +19,8 @@ import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.DependencyUnavailableException;
@@ -30,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Every condition of {@link DegradationClientAutoConfiguration}: with and without
  * Resilience4j's Boot integration, without Resilience4j, without Apache HttpClient.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class DegradationClientAutoConfigurationTests {
 
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
@@ -52,6 +56,24 @@ class DegradationClientAutoConfigurationTests {
 				assertThat(context.getBean(DependencyGuards.class).guard("data").circuitBreaker())
 					.isSameAs(registry.circuitBreaker("data"));
 				assertThat(context.getBean(RetryRegistry.class).getAllRetries()).isNotEmpty();
+			});
+	}
+
+	@Test
+	void aBreakerConfiguredThroughResilience4jsPropertiesIsReplacedByTheManifestsAndSaidSo(CapturedOutput output) {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class,
+					RetryAutoConfiguration.class, TimeLimiterAutoConfiguration.class))
+			.withPropertyValues("resilience4j.circuitbreaker.instances.data.sliding-window-size=100",
+					"resilience4j.circuitbreaker.instances.data.automatic-transition-from-open-to-half-open-enabled=false")
+			.run((context) -> {
+				CircuitBreaker data = context.getBean(CircuitBreakerRegistry.class).circuitBreaker("data");
+				assertThat(data).isSameAs(context.getBean(DependencyGuards.class).guard("data").circuitBreaker());
+				// The manifest's window, and a breaker that turns half-open by itself.
+				assertThat(data.getCircuitBreakerConfig().getSlidingWindowSize()).isEqualTo(10);
+				assertThat(data.getCircuitBreakerConfig().isAutomaticTransitionFromOpenToHalfOpenEnabled()).isTrue();
+				assertThat(output).contains("The circuit breaker 'data' already in Resilience4j's registry",
+						"resilience4j.circuitbreaker.instances.data");
 			});
 	}
 
