@@ -32,8 +32,8 @@ for mode in failing hanging refusing slow; do
 	[[ -n $port ]] || { cat "$WORK/$mode.log" >&2; exit 1; }
 	line=$(java -cp benchmarks/target/benchmarks.jar dev.degradation.benchmarks.FaultTimelineClient \
 		"http://127.0.0.1:$port" /api/recommendations recommendations-api "$mode" 20 20 5)
-	IFS=$'\t' read -r _ _ _ live errors fallbacks first slowest <<<"$line"
-	echo "| $mode | $first | $errors | $fallbacks | $live | $slowest |" >>"$ROWS"
+	IFS=$'\t' read -r _ _ _ live errors fallbacks first slowest reasons <<<"$line"
+	echo "| $mode | $first | $errors | $fallbacks | $live | $slowest | $reasons |" >>"$ROWS"
 	echo "$mode: $line" >&2
 	kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 done
@@ -41,8 +41,8 @@ TABLE=$WORK/table.md
 {
 	echo "Run on $DATE with \`benchmarks/fault-timeline.sh\`: 20 requests a second to \`/api/recommendations\` for 20 s, recommendations-api broken after 5 s; the sample's shipped timings, its calls guarded (a breaker per dependency and the 2 s time limit of its \`timeout_ms\`). Load average at the start: $LOAD_START. Counted from the moment of the fault."
 	echo
-	echo "| fault | first fallback (s) | error answers | fallbacks | live answers | slowest answer (s) |"
-	echo "| --- | --- | --- | --- | --- | --- |"
+	echo "| fault | first fallback (s) | error answers | fallbacks | live answers | slowest answer (s) | fallbacks by reason |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
 	cat "$ROWS"
 } >"$TABLE"
 replace_section docs/sample-timeline.md guards "$TABLE"

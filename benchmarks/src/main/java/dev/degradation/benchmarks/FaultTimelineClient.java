@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * What a caller of one route sees when one of the sample shop's dependencies breaks under its
  * traffic ({@code benchmarks/fault-timeline.sh}): requests at a fixed rate to the route, and after
  * a while the dependency switched to a fault through the shop's demo API. Prints, from the moment
- * of the fault: the first fallback, the error answers (5xx other than fallbacks) and the slowest
- * answer. Loopback only; bounded in count and time.
+ * of the fault: the first fallback, the error answers (5xx other than fallbacks), the slowest
+ * answer, and the fallbacks by their {@code X-Degradation-Reason}. Loopback only; bounded in count and time.
  *
  * <pre>
  * java -cp benchmarks.jar dev.degradation.benchmarks.FaultTimelineClient http://127.0.0.1:8080 PATH DEPENDENCY MODE
@@ -45,6 +45,7 @@ public final class FaultTimelineClient {
 		long start = System.nanoTime();
 		AtomicLong faultAt = new AtomicLong(Long.MAX_VALUE);
 		ConcurrentLinkedQueue<long[]> answers = new ConcurrentLinkedQueue<>();
+		java.util.Map<String, AtomicInteger> firstReasons = new java.util.concurrent.ConcurrentSkipListMap<>();
 		AtomicInteger outstanding = new AtomicInteger();
 		long total = (long) (rate * seconds);
 		AtomicLong sent = new AtomicLong();
@@ -73,6 +74,12 @@ public final class FaultTimelineClient {
 					long kind = (failure != null) ? 2
 							: response.headers().firstValue("X-Degraded").isPresent() ? 1
 									: (response.statusCode() >= 500) ? 2 : 0;
+					if (kind == 1 && sentAt >= faultAt.get()) {
+						firstReasons
+							.computeIfAbsent(response.headers().firstValue("X-Degradation-Reason").orElse("?"),
+									(reason) -> new AtomicInteger())
+							.incrementAndGet();
+					}
 					answers.add(new long[] { sentAt, System.nanoTime() - sentAt, kind });
 					outstanding.decrementAndGet();
 				});
@@ -108,7 +115,9 @@ public final class FaultTimelineClient {
 				Integer.toString(fallbacks),
 				(firstFallback == Long.MAX_VALUE) ? "-"
 						: String.format(Locale.ROOT, "%.2f", firstFallback / 1e9),
-				String.format(Locale.ROOT, "%.2f", slowest / 1e9)));
+				String.format(Locale.ROOT, "%.3f", slowest / 1e9),
+				firstReasons.entrySet().stream().map((entry) -> entry.getKey() + " " + entry.getValue())
+					.collect(java.util.stream.Collectors.joining(", "))));
 		System.exit(0);
 	}
 
