@@ -112,16 +112,29 @@ public class DegradationMeterBinder implements MeterBinder {
 			.tag("tier", "any")
 			.tag("outcome", "deadline")
 			.register(registry);
-		for (Tier tier : this.engine.manifest().tiers()) {
-			FunctionCounter.builder("degradation.overload.requests", overload, (o) -> {
-				Admission admission = o.admission();
-				return (admission != null) ? admission.shed(o.rank(tier.priority())) : 0;
-			})
-				.description("Requests by what admission decided")
-				.tag("tier", tier.name())
-				.tag("outcome", "shed")
-				.register(registry);
+	}
+
+	/**
+	 * The requests admission answered with a tier's fallback, one counter a tier of the manifest
+	 * (bound again after a reload, with {@link ManifestMeters}).
+	 */
+	private List<Meter> bindOverloadTiers(MeterRegistry registry, DegradationManifest manifest) {
+		List<Meter> meters = new ArrayList<>();
+		for (ShedSignal signal : this.engine.signals()) {
+			if (signal instanceof OverloadSignal overload) {
+				for (Tier tier : manifest.tiers()) {
+					meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> {
+						Admission admission = o.admission();
+						return (admission != null) ? admission.shed(o.rank(tier.priority())) : 0;
+					})
+						.description("Requests by what admission decided")
+						.tag("tier", tier.name())
+						.tag("outcome", "shed")
+						.register(registry));
+				}
+			}
 		}
+		return meters;
 	}
 
 	private static double read(OverloadSignal overload, ToDoubleFunction<Admission> value) {
@@ -150,6 +163,7 @@ public class DegradationMeterBinder implements MeterBinder {
 			for (Dependency dependency : manifest.dependencies()) {
 				this.meters.addAll(bindDependency(this.registry, dependency.name()));
 			}
+			this.meters.addAll(bindOverloadTiers(this.registry, manifest));
 		}
 
 		@Override

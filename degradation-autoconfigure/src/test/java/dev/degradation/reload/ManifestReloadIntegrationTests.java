@@ -137,6 +137,14 @@ class ManifestReloadIntegrationTests {
 		assertThat(assign.degraded()).isTrue();
 		assertThat(assign.body()).isEqualTo("{\"variant\":\"control\",\"manifest\":\"second\"}");
 		assertThat(http().send("GET", "/api/recommendations").degraded()).as("tier 2 is above level 1").isFalse();
+		// Admission's per-tier counters name the new manifest's tiers (bound again on the
+		// notifier thread).
+		org.awaitility.Awaitility.await()
+			.atMost(java.time.Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(
+					this.meters.find("degradation.overload.requests").tag("outcome", "shed").functionCounters())
+				.extracting((counter) -> counter.getId().getTag("tier"))
+				.containsExactlyInAnyOrder("best-effort", "enhanced"));
 		assertThat(this.meters.get("degradation.manifest.reloads").tag("outcome", "reloaded").functionCounter().count())
 			.isPositive();
 	}
