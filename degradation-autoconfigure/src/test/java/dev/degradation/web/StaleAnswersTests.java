@@ -1,0 +1,122 @@
+package dev.degradation.web;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.mock.web.MockHttpServletRequest;
+
+import dev.degradation.manifest.Fallback;
+import dev.degradation.manifest.Position;
+import dev.degradation.manifest.Route;
+import dev.degradation.testapp.MutableClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The store of last good answers on its own, with time moved by the test: which requests a copy
+ * may be kept for (never one user's answer for another), how old a copy may be, and the bounds
+ * that keep the store from growing without limit.
+ */
+class StaleAnswersTests {
+
+	private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
+
+	private final MutableClock clock = new MutableClock(START);
+
+	@Test
+	void aRequestWithCredentialsOrCookiesIsNeverKeptUnlessTheRouteVariesByThem() {
+		StaleAnswers.RouteCopies copies = copies(new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock), 60);
+		assertThat(copies.key(get("/api/items"))).isEqualTo("/api/items");
+		MockHttpServletRequest withCredentials = get("/api/items");
+		withCredentials.addHeader("Authorization", "Bearer alice");
+		assertThat(copies.key(withCredentials)).isNull();
+		MockHttpServletRequest withCookie = get("/api/items");
+		withCookie.addHeader("Cookie", "session=alice");
+		assertThat(copies.key(withCookie)).isNull();
+	}
+
+	@Test
+	void aRouteThatVariesByCredentialsKeepsOneCopyAUserAndNeverServesItToAnother() {
+		StaleAnswers store = new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock);
+		StaleAnswers.RouteCopies copies = copies(store, 60, "authorization");
+		MockHttpServletRequest alice = get("/api/account");
+		alice.addHeader("Authorization", "Bearer alice");
+		MockHttpServletRequest bob = get("/api/account");
+		bob.addHeader("Authorization", "Bearer bob");
+		copies.store(copies.key(alice), 200, "application/json", body("{\"user\":\"alice\"}"));
+		assertThat(copies.find(alice)).isNotNull()
+			.satisfies((served) -> assertThat(new String(served.copy().body(), StandardCharsets.UTF_8))
+				.isEqualTo("{\"user\":\"alice\"}"));
+		assertThat(copies.find(bob)).isNull();
+		assertThat(copies.find(get("/api/account"))).as("no credentials at all").isNull();
+	}
+
+	@Test
+	void aCopyIsServedWithItsAgeUntilItIsOlderThanTheRouteAllowsThenDropped() {
+		StaleAnswers store = new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock);
+		StaleAnswers.RouteCopies copies = copies(store, 60);
+		copies.store("/api/items", 200, "application/json", body("[1]"));
+		this.clock.advance(Duration.ofSeconds(42));
+		assertThat(copies.find(get("/api/items"))).isNotNull()
+			.satisfies((served) -> assertThat(served.ageSeconds()).isEqualTo(42));
+		this.clock.advance(Duration.ofSeconds(19));
+		assertThat(copies.find(get("/api/items"))).isNull();
+		assertThat(store.entries()).isZero();
+		assertThat(store.bytes()).isZero();
+		assertThat(store.evicted()).isEqualTo(1);
+		assertThat(store.served()).isEqualTo(1);
+	}
+
+	@Test
+	void aRouteKeepsAtMostItsEntriesDroppingTheLeastRecentlyUsed() {
+		StaleAnswers store = new StaleAnswers(new StaleAnswers.Limits(2, 1 << 20, 1 << 20, 1 << 10), this.clock);
+		StaleAnswers.RouteCopies copies = copies(store, 60);
+		copies.store("/api/items?page=1", 200, null, body("1"));
+		copies.store("/api/items?page=2", 200, null, body("2"));
+		// Page 1 is used, so page 2 is the least recently used when page 3 comes in.
+		assertThat(copies.find(get("/api/items", "page=1"))).isNotNull();
+		copies.store("/api/items?page=3", 200, null, body("3"));
+		assertThat(copies.size()).isEqualTo(2);
+		assertThat(copies.find(get("/api/items", "page=2"))).isNull();
+		assertThat(copies.find(get("/api/items", "page=1"))).isNotNull();
+		assertThat(store.evicted()).isEqualTo(1);
+	}
+
+	@Test
+	void everyRouteTogetherStaysWithinTheTotalAndAnAnswerLargerThanARouteMayHoldIsRefused() {
+		StaleAnswers store = new StaleAnswers(new StaleAnswers.Limits(100, 1000, 1500, 1 << 10), this.clock);
+		StaleAnswers.RouteCopies first = copies(store, 60);
+		StaleAnswers.RouteCopies second = copies(store, 60);
+		first.store("/a", 200, null, new byte[600]);
+		second.store("/b", 200, null, new byte[600]);
+		assertThat(store.bytes()).isLessThanOrEqualTo(1500);
+		second.store("/c", 200, null, new byte[2000]);
+		assertThat(store.refused()).isPositive();
+		assertThat(store.bytes()).isLessThanOrEqualTo(1500);
+		assertThat(first.routeBytes() + second.routeBytes()).isEqualTo(store.bytes());
+	}
+
+	private StaleAnswers.RouteCopies copies(StaleAnswers store, int maxStaleSeconds, String... varyBy) {
+		Fallback.Stale stale = new Fallback.Stale(maxStaleSeconds, List.of(varyBy), new Fallback.Unavailable(30));
+		return store.forRoute(new Route("enhanced", "GET", "/api/**", stale, List.of(), new Position(1, 1)), stale);
+	}
+
+	private static MockHttpServletRequest get(String path) {
+		return get(path, null);
+	}
+
+	private static MockHttpServletRequest get(String path, String query) {
+		MockHttpServletRequest request = new MockHttpServletRequest("GET", path);
+		request.setQueryString(query);
+		return request;
+	}
+
+	private static byte[] body(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
