@@ -45,6 +45,12 @@ public final class BreakerTimelineClient {
 	private BreakerTimelineClient() {
 	}
 
+	/**
+	 * Run the breaker run and print its tables.
+	 * @param args the base URL, the route's path, the dependency, the fault's mode, requests a
+	 * second, the seconds before the fault and before the repair, the most seconds in all
+	 * @throws Exception if the shop cannot be reached
+	 */
 	public static void main(String[] args) throws Exception {
 		URI base = URI.create(args[0]);
 		if (!base.getHost().equals("127.0.0.1") && !base.getHost().equals("localhost")) {
@@ -70,8 +76,9 @@ public final class BreakerTimelineClient {
 				TimeUnit.SECONDS);
 		long total = (long) (rate * maxSeconds);
 		AtomicLong sent = new AtomicLong();
+		java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 		scheduler.scheduleAtFixedRate(() -> {
-			if (sent.getAndIncrement() >= total) {
+			if (stopped.get() || sent.getAndIncrement() >= total) {
 				return;
 			}
 			long sentAt = System.currentTimeMillis();
@@ -83,7 +90,9 @@ public final class BreakerTimelineClient {
 					String outcome = (failure != null) ? "error"
 							: response.headers().firstValue("X-Degraded").isPresent() ? "reduced"
 									: (response.statusCode() >= 500) ? "error" : "full";
-					answers.add(new Answer(sentAt, (System.nanoTime() - sentNanos) / 1e6, outcome));
+					String reason = (failure != null) ? ""
+							: response.headers().firstValue("X-Degradation-Reason").orElse("");
+					answers.add(new Answer(sentAt, (System.nanoTime() - sentNanos) / 1e6, outcome, reason));
 					outstanding.decrementAndGet();
 				});
 		}, 0, (long) (1e9 / rate), TimeUnit.NANOSECONDS);
@@ -104,7 +113,7 @@ public final class BreakerTimelineClient {
 			}
 			TimeUnit.MILLISECONDS.sleep(50);
 		}
-		sent.set(Long.MAX_VALUE);
+		stopped.set(true);
 		long drain = System.nanoTime() + TimeUnit.SECONDS.toNanos(35);
 		while (outstanding.get() > 0 && System.nanoTime() < drain) {
 			TimeUnit.MILLISECONDS.sleep(20);
@@ -126,8 +135,12 @@ public final class BreakerTimelineClient {
 				// that the poll did not see, because the trials reopened it within 50 ms.
 				state = "HALF_OPEN";
 			}
-			String call = answer.outcome().equals("reduced") ? "skipped"
-					: state.equals("HALF_OPEN") ? "probe" : "live";
+			// A fallback made no call when the route was shed (by the breaker's dependency or by
+			// admission); one that came after the call was refused while the breaker was closed
+			// (its time limit) did make it.
+			boolean skipped = answer.outcome().equals("reduced")
+					&& !(state.equals("CLOSED") && answer.reason().startsWith("dependency:"));
+			String call = skipped ? "skipped" : state.equals("HALF_OPEN") ? "probe" : "live";
 			String label = state.toLowerCase(Locale.ROOT).replace('_', '-') + "/" + call;
 			Run current = runs.isEmpty() ? null : runs.get(runs.size() - 1);
 			if (current != null && current.label.equals(label) && current.outcome.equals(answer.outcome())) {
@@ -202,7 +215,7 @@ public final class BreakerTimelineClient {
 				(changedAt.isString()) ? Instant.parse(changedAt.asString()) : null);
 	}
 
-	private record Answer(long sentAt, double tookMillis, String outcome) {
+	private record Answer(long sentAt, double tookMillis, String outcome, String reason) {
 
 	}
 

@@ -89,14 +89,16 @@ public final class DependencyGuards implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.guarding = build(engine.manifest(), Map.of());
+		this.guarding = build(engine.state().manifest(), Map.of());
 		// Rebuilt at once after a reload, not at the next call: the routes of a dependency whose
 		// old breaker was open are shed, and would make no call that could rebuild them.
 		engine.addListener(new DegradationListener() {
 
 			@Override
 			public void manifestReplaced(ManifestReplaced replaced) {
-				guarding();
+				// Told once every signal follows the new manifest: the engine's evidence for each
+				// dependency is now the one to compare the guards' breakers with.
+				guarding().byName().forEach((name, guard) -> reportIfStale(name, guard.circuitBreaker()));
 			}
 
 		});
@@ -108,7 +110,9 @@ public final class DependencyGuards implements AutoCloseable {
 	 */
 	private Guarding guarding() {
 		Guarding current = this.guarding;
-		DegradationManifest manifest = this.engine.manifest();
+		// The state's manifest, not the engine's: the engine publishes its new manifest before
+		// its signals have followed it, the state only once they have.
+		DegradationManifest manifest = this.engine.state().manifest();
 		return (current.manifest() == manifest) ? current : rebuild(manifest);
 	}
 
@@ -126,12 +130,8 @@ public final class DependencyGuards implements AutoCloseable {
 		List<Map.Entry<String, DependencyGuard>> byBaseUrl = new ArrayList<>();
 		for (Dependency dependency : manifest.dependencies()) {
 			DependencyGuard kept = previous.get(dependency.name());
-			DependencyGuard guard;
-			guard = (kept != null && kept.dependency().calls().equals(dependency.calls())) ? kept.of(dependency)
-					: create(dependency);
-			if (!previous.isEmpty()) {
-				reportIfStale(dependency.name(), guard.circuitBreaker());
-			}
+			DependencyGuard guard = (kept != null && kept.dependency().calls().equals(dependency.calls()))
+					? kept.of(dependency) : create(dependency);
 			byName.put(dependency.name(), guard);
 			if (dependency.baseUrl() != null) {
 				byBaseUrl.add(Map.entry(prefix(dependency.baseUrl()), guard));
@@ -172,7 +172,7 @@ public final class DependencyGuards implements AutoCloseable {
 		}
 		this.created.add(name);
 		breaker.getEventPublisher()
-			.onStateTransition((event) -> record(name, state(event.getStateTransition().getToState())));
+			.onStateTransition((event) -> record(name, breaker, state(event.getStateTransition().getToState())));
 		TimeLimiterConfig timeLimit = TimeLimiterConfig.custom().timeoutDuration(dependency.calls().timeout()).build();
 		TimeLimiter timeLimiter;
 		if (this.timeLimiters.find(name).isPresent()) {
@@ -198,17 +198,23 @@ public final class DependencyGuards implements AutoCloseable {
 	}
 
 	/**
-	 * Tell the engine of a transition, unless the dependency left the manifest meanwhile (its
-	 * breaker may still finish a call that started before).
+	 * Tell the engine of a transition of the breaker that guards the dependency now. A breaker a
+	 * reload replaced or removed is not heard: calls that began before the reload still finish on
+	 * it, and Resilience4j still turns it half-open on time, but it guards nothing any more.
 	 */
-	private void record(String dependency, BreakerState state) {
-		if (this.engine.manifest().dependency(dependency).isPresent()) {
-			try {
-				this.engine.recordBreaker(dependency, state);
-			}
-			catch (NoSuchElementException ex) {
-				// Removed between the check and the call: no evidence left to record.
-			}
+	private void record(String dependency, CircuitBreaker breaker, BreakerState state) {
+		DependencyGuard current = this.guarding.byName().get(dependency);
+		if (current != null && current.circuitBreaker() == breaker) {
+			tell(dependency, state);
+		}
+	}
+
+	private void tell(String dependency, BreakerState state) {
+		try {
+			this.engine.recordBreaker(dependency, state);
+		}
+		catch (NoSuchElementException ex) {
+			// The engine's manifest no longer declares it (a reload in between): nothing to record.
 		}
 	}
 
@@ -221,8 +227,13 @@ public final class DependencyGuards implements AutoCloseable {
 	 */
 	private void reportIfStale(String dependency, CircuitBreaker breaker) {
 		BreakerState state = state(breaker.getState());
-		if (this.engine.dependency(dependency).breaker() != state) {
-			record(dependency, state);
+		try {
+			if (this.engine.dependency(dependency).breaker() != state) {
+				tell(dependency, state);
+			}
+		}
+		catch (NoSuchElementException ex) {
+			// Replaced again meanwhile: the next reload's listener compares anew.
 		}
 	}
 

@@ -2,6 +2,10 @@ package dev.degradation.web;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -47,8 +51,9 @@ import dev.degradation.overload.OverloadSignal;
  *
  * <p>A request that was let through is answered with its route's fallback too when its handler
  * fails because a guarded call to a dependency the route requires got no answer (a
- * {@link DependencyUnavailableException} that the application did not handle itself), as long as
- * nothing of the answer was sent: the route cannot work without that dependency, which is what
+ * {@link DependencyUnavailableException} anywhere in the cause chain of an exception that the
+ * application did not handle itself: the breaker kept the call back, its time ran out, or it
+ * failed with an I/O error), as long as nothing of the answer was sent: the route cannot work without that dependency, which is what
  * its fallback is declared for. This covers the calls between a dependency's failure and the
  * engine's shedding of its routes, and the calls a half-open breaker turns away.
  */
@@ -56,9 +61,13 @@ public class DegradationFilter implements Filter {
 
 	private static final Log logger = LogFactory.getLog(DegradationFilter.class);
 
-	/** Headers that describe the body a failed handler may have begun, not the fallback. */
-	private static final String[] ENTITY_HEADERS = { "Content-Length", "Content-Encoding", "Content-Language",
-			"Content-Disposition", "Content-Range", "ETag", "Last-Modified" };
+	/**
+	 * Headers a failed handler may have set that describe its answer, not the fallback: they are
+	 * not kept when the fallback replaces it (nor are its cookies, but the container's session
+	 * cookie). Lower case; names starting with {@code content-} and {@code x-degrad} too.
+	 */
+	private static final Set<String> ANSWER_HEADERS = Set.of("etag", "last-modified", "location", "retry-after",
+			"vary", "cache-control", "expires", "pragma", "age", "link", "refresh", "transfer-encoding", "trailer");
 
 	/**
 	 * The default order: right after Spring Security's filter chain (order -100), before anything
@@ -225,7 +234,7 @@ public class DegradationFilter implements Filter {
 	private boolean fallBackFromRefusedCall(HttpServletRequest request, HttpServletResponse response,
 			DegradationState state, @Nullable ShedRoute route, Throwable failure) throws IOException {
 		DependencyUnavailableException refused = refusedCall(failure);
-		if (refused == null || response.isCommitted() || request.isAsyncStarted()) {
+		if (refused == null || !gotNoAnswer(refused) || response.isCommitted() || request.isAsyncStarted()) {
 			return false;
 		}
 		if (route == null) {
@@ -239,13 +248,57 @@ public class DegradationFilter implements Filter {
 			logger.debug("Answering " + request.getMethod() + " " + request.getRequestURI() + " with its fallback: "
 					+ refused.getMessage());
 		}
-		response.resetBuffer();
-		for (String header : ENTITY_HEADERS) {
-			response.setHeader(header, null);
-		}
+		// The request's observation still records why, though the answer is a good one.
+		ServerHttpObservationFilter.findObservationContext(request).ifPresent((context) -> context.setError(refused));
+		replaceAnswer(request, response);
 		shed(request, response, route, state, "dependency:" + refused.dependency(),
 				ShedCauseKind.DEPENDENCY);
 		return true;
+	}
+
+	/**
+	 * Whether the dependency gave no answer: the breaker kept the call back, the time ran out, or
+	 * the call failed on its way (an I/O error). Any other failure of a guarded call, such as a
+	 * bug in the code that made it, is the application's error, not a reason for the fallback.
+	 */
+	private static boolean gotNoAnswer(DependencyUnavailableException refused) {
+		if (refused.reason() != DependencyUnavailableException.Reason.FAILED) {
+			return true;
+		}
+		Throwable cause = refused.getCause();
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			if (cause instanceof IOException) {
+				return true;
+			}
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		}
+		return false;
+	}
+
+	/**
+	 * Clear what a failed handler began of its answer, its body and its writer or stream among
+	 * it, keeping the headers of the filters before it (CORS, tracing) and the container's
+	 * session cookie, so that the fallback says nothing of work that did not happen.
+	 */
+	private static void replaceAnswer(HttpServletRequest request, HttpServletResponse response) {
+		String sessionCookie = request.getServletContext().getSessionCookieConfig().getName();
+		String sessionCookiePrefix = ((sessionCookie != null) ? sessionCookie : "JSESSIONID") + "=";
+		List<String[]> kept = new ArrayList<>();
+		for (String name : new ArrayList<>(response.getHeaderNames())) {
+			String lower = name.toLowerCase(Locale.ROOT);
+			if (ANSWER_HEADERS.contains(lower) || lower.startsWith("content-") || lower.startsWith("x-degrad")) {
+				continue;
+			}
+			for (String value : response.getHeaders(name)) {
+				if (!lower.equals("set-cookie") || value.startsWith(sessionCookiePrefix)) {
+					kept.add(new String[] { name, value });
+				}
+			}
+		}
+		response.reset();
+		for (String[] header : kept) {
+			response.addHeader(header[0], header[1]);
+		}
 	}
 
 	private static @Nullable DependencyUnavailableException refusedCall(Throwable failure) {

@@ -116,6 +116,30 @@ class RefusedCallFallbackIntegrationTests {
 	}
 
 	@Test
+	void whatTheFailedHandlerBeganOfItsAnswerIsNotPartOfTheFallback() throws Exception {
+		HttpResponse<String> response = get("/api/writes-then-fails");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("{\"source\":\"degraded\"}");
+		assertThat(response.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+		// Its cookie, its redirect, its validators and its own headers describe work that did not
+		// happen; the session the container made for the request is kept, and so is what the
+		// filters before the handler set.
+		assertThat(response.headers().allValues("Set-Cookie")).noneMatch((cookie) -> cookie.startsWith("cart="))
+			.anyMatch((cookie) -> cookie.startsWith("JSESSIONID="));
+		assertThat(response.headers().map()).doesNotContainKeys("location", "etag", "retry-after", "vary",
+				"x-degraded-parts", "content-language");
+		assertThat(response.headers().firstValue("X-Before-Handler")).hasValue("kept");
+	}
+
+	@Test
+	void aBugInTheCodeThatMadeTheCallIsTheApplicationsErrorNotAFallback() throws Exception {
+		HttpResponse<String> response = get("/api/bug");
+		assertThat(response.statusCode()).isEqualTo(500);
+		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+	}
+
+	@Test
 	void aRefusalTheApplicationHandlesItselfIsItsOwnAnswer() throws Exception {
 		HttpResponse<String> response = get("/api/handles-it");
 		assertThat(response.statusCode()).isEqualTo(HttpStatus.I_AM_A_TEAPOT.value());
@@ -161,8 +185,20 @@ class RefusedCallFallbackIntegrationTests {
 	static class RefusedCallApplication {
 
 		@Bean
-		HangingController hangingController(RestClient.Builder builder, Environment env) {
-			return new HangingController(builder.baseUrl(env.getRequiredProperty("stub.url")).build());
+		HangingController hangingController(RestClient.Builder builder, Environment env, DependencyGuards guards) {
+			return new HangingController(builder.baseUrl(env.getRequiredProperty("stub.url")).build(), guards);
+		}
+
+		@Bean
+		org.springframework.boot.web.servlet.FilterRegistrationBean<jakarta.servlet.Filter> beforeHandler() {
+			// A filter ahead of the starter's, as CORS or tracing are.
+			org.springframework.boot.web.servlet.FilterRegistrationBean<jakarta.servlet.Filter> registration = new org.springframework.boot.web.servlet.FilterRegistrationBean<>(
+					(request, response, chain) -> {
+						((jakarta.servlet.http.HttpServletResponse) response).setHeader("X-Before-Handler", "kept");
+						chain.doFilter(request, response);
+					});
+			registration.setOrder(-1000);
+			return registration;
 		}
 
 		@Bean
@@ -177,8 +213,35 @@ class RefusedCallFallbackIntegrationTests {
 
 		private final RestClient client;
 
-		HangingController(RestClient client) {
+		private final DependencyGuards guards;
+
+		HangingController(RestClient client, DependencyGuards guards) {
 			this.client = client;
+			this.guards = guards;
+		}
+
+		@GetMapping("/api/writes-then-fails")
+		void writesThenFails(jakarta.servlet.http.HttpServletRequest request,
+				jakarta.servlet.http.HttpServletResponse response) throws IOException {
+			request.getSession(true);
+			response.addCookie(new jakarta.servlet.http.Cookie("cart", "42"));
+			response.setHeader("Location", "/orders/42");
+			response.setHeader("ETag", "\"42\"");
+			response.setHeader("Retry-After", "3600");
+			response.setHeader("Vary", "Accept-Language");
+			response.setHeader("X-Degraded-Parts", "reviews");
+			response.setHeader("Content-Language", "fr");
+			response.setContentType("text/plain");
+			// A view that renders through the writer and calls the dependency on its way.
+			response.getWriter().write("Your order: ");
+			this.client.get().uri("/hanging").retrieve().body(String.class);
+		}
+
+		@GetMapping("/api/bug")
+		String bug() {
+			return this.guards.call("hanging", () -> {
+				throw new NullPointerException("a bug of the application's");
+			});
 		}
 
 		@GetMapping({ "/api/requires-it", "/api/requires-another", "/api/core" })
