@@ -194,11 +194,14 @@ public final class BreakerTimelineClient {
 
 	private static long switchTo(HttpClient client, URI base, String dependency, String mode) {
 		try {
+			// The switch takes effect while the request is served: from its sending on, every
+			// answer may be the fault's.
+			long at = System.currentTimeMillis();
 			client.send(HttpRequest.newBuilder(base.resolve("/demo/dependencies/" + dependency))
 				.header("Content-Type", "application/json")
 				.PUT(HttpRequest.BodyPublishers.ofString("{\"mode\": \"" + mode + "\"}"))
 				.build(), HttpResponse.BodyHandlers.discarding());
-			return System.currentTimeMillis();
+			return at;
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
