@@ -6,6 +6,8 @@
 # host network (bound to 127.0.0.1) or with only their own loopback, so test traffic never leaves
 # this machine. Images are built locally FROM scratch by the tests; nothing is pulled.
 set -euo pipefail
+# dockerd lives in /usr/sbin: a bare environment (env -i PATH=/usr/bin:/bin) would not find it.
+export PATH="$PATH:/usr/sbin:/sbin"
 
 if ! command -v dockerd >/dev/null 2>&1; then
   apt-get update -qq
@@ -18,7 +20,11 @@ if ! docker info >/dev/null 2>&1; then
     --bridge=none --iptables=false --ip6tables=false --ip-forward=false --ip-masq=false \
     --userland-proxy=false --storage-driver=overlay2 \
     >/tmp/dockerd.log 2>&1 &
-  timeout 60 sh -c 'until docker info >/dev/null 2>&1; do sleep 0.1; done'
+  if ! timeout 60 sh -c 'until docker info >/dev/null 2>&1; do sleep 0.1; done'; then
+    echo "the Docker engine did not answer within 60 s; /tmp/dockerd.log says:" >&2
+    tail -20 /tmp/dockerd.log >&2
+    exit 1
+  fi
 fi
 
 docker version --format 'docker server {{.Server.Version}}, API {{.Server.APIVersion}}'
