@@ -133,6 +133,21 @@ class RefusedCallFallbackIntegrationTests {
 	}
 
 	@Test
+	void aStaleRouteWhoseCallGotNoAnswerServesItsLastGoodAnswer() throws Exception {
+		stub.hang = false;
+		HttpResponse<String> live = get("/api/last-good");
+		assertThat(live.statusCode()).isEqualTo(200);
+		assertThat(live.headers().firstValue("X-Degraded")).isEmpty();
+		stub.hang = true;
+		HttpResponse<String> stale = get("/api/last-good");
+		assertThat(stale.statusCode()).isEqualTo(200);
+		assertThat(stale.body()).isEqualTo(live.body());
+		assertThat(stale.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(stale.headers().firstValue("X-Degradation-Reason")).hasValue("dependency:hanging");
+		assertThat(stale.headers().firstValue("Age")).isPresent();
+	}
+
+	@Test
 	void aBugInTheCodeThatMadeTheCallIsTheApplicationsErrorNotAFallback() throws Exception {
 		HttpResponse<String> response = get("/api/bug");
 		assertThat(response.statusCode()).isEqualTo(500);
@@ -242,6 +257,11 @@ class RefusedCallFallbackIntegrationTests {
 			return this.guards.call("hanging", () -> {
 				throw new NullPointerException("a bug of the application's");
 			});
+		}
+
+		@GetMapping("/api/last-good")
+		String lastGood() {
+			return this.client.get().uri("/hanging/last-good").retrieve().body(String.class);
 		}
 
 		@GetMapping({ "/api/requires-it", "/api/requires-another", "/api/core" })
