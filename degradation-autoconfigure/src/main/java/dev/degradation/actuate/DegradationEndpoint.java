@@ -204,7 +204,7 @@ public class DegradationEndpoint {
 				throw badRequest("'ttl' is not taken when forcing a dependency: it holds until released");
 			}
 			DependencyState forced = parseForcedState(state);
-			this.engine.forceDependency(name, forced);
+			this.engine.forceDependency(name, forced, by);
 			logger.info("Dependency '" + name + "' forced " + state.trim().toLowerCase(Locale.ROOT) + " by " + by);
 			return describe(this.engine.state());
 		}
@@ -393,6 +393,14 @@ public class DegradationEndpoint {
 				}
 			}
 		}
+		for (Dependency dependency : manifest.dependencies()) {
+			DependencyStatus status = this.engine.dependency(dependency.name());
+			if (status.forced() && status.forcedAt() != null) {
+				overrides.add(new OverrideDescriptor(DEPENDENCIES + "/" + dependency.name(),
+						status.state().name().toLowerCase(Locale.ROOT), String.valueOf(status.forcedBy()),
+						status.forcedAt(), null));
+			}
+		}
 		OverloadDescriptor overload = null;
 		for (ShedSignal signal : this.engine.signals()) {
 			if (signal instanceof OverloadSignal overloadSignal && overloadSignal.admission() != null) {
@@ -455,7 +463,8 @@ public class DegradationEndpoint {
 	/**
 	 * A setting an operator made at run time.
 	 *
-	 * @param target what it sets: {@code simulation}, or {@code switches/<name>}
+	 * @param target what it sets: {@code simulation}, {@code switches/<name>}, or
+	 * {@code dependencies/<name>} (a forced dependency, until released)
 	 * @param state what it set it to
 	 * @param by who set it
 	 * @param at when

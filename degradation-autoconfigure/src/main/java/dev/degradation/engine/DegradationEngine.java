@@ -213,8 +213,21 @@ public final class DegradationEngine {
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
 	public DependencyStatus forceDependency(String dependency, DependencyState forced) {
+		return forceDependency(dependency, forced, "application");
+	}
+
+	/**
+	 * Force a dependency's state, whatever its probes say, until released, saying who did: the
+	 * endpoint lists it among the overrides with that name and the time.
+	 * @param dependency the dependency name
+	 * @param forced the state to force
+	 * @param by who forced it, such as the operator's name
+	 * @return the dependency's status after the change
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	public DependencyStatus forceDependency(String dependency, DependencyState forced, String by) {
 		change(() -> {
-			dependencyChanged(this.dependencies.force(dependency, forced));
+			dependencyChanged(this.dependencies.force(dependency, forced, by));
 		});
 		return this.dependencies.status(dependency);
 	}

@@ -214,11 +214,12 @@ public final class DependencySignal implements ShedSignal {
 	 * Force a dependency's state until released.
 	 * @param dependency the dependency name
 	 * @param state the state to force
+	 * @param by who forced it
 	 * @return the change of the dependency's state, or {@code null}
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */
-	synchronized @Nullable DependencyStateChange force(String dependency, DependencyState state) {
-		return monitor(dependency).force(state);
+	synchronized @Nullable DependencyStateChange force(String dependency, DependencyState state, String by) {
+		return monitor(dependency).force(state, by);
 	}
 
 	/**

@@ -28,6 +28,10 @@ public final class DependencyMonitor {
 
 	private @Nullable DependencyState forced;
 
+	private @Nullable String forcedBy;
+
+	private @Nullable Instant forcedAt;
+
 	private @Nullable ProbeResult lastProbe;
 
 	private BreakerState breaker = BreakerState.CLOSED;
@@ -113,9 +117,22 @@ public final class DependencyMonitor {
 	 * @param state the state to force
 	 * @return the change of the effective state, or {@code null} if it did not change
 	 */
-	public synchronized @Nullable DependencyStateChange force(DependencyState state) {
+	public @Nullable DependencyStateChange force(DependencyState state) {
+		return force(state, "application");
+	}
+
+	/**
+	 * Force the effective state, whatever the probes say, until {@link #release()}, saying who
+	 * did, so that the endpoint can tell an operator who to ask before releasing it.
+	 * @param state the state to force
+	 * @param by who forced it
+	 * @return the change of the effective state, or {@code null} if it did not change
+	 */
+	public synchronized @Nullable DependencyStateChange force(DependencyState state, String by) {
 		DependencyState before = effective();
 		this.forced = state;
+		this.forcedBy = by;
+		this.forcedAt = this.clock.instant();
 		return change(before, "forced " + state);
 	}
 
@@ -126,6 +143,8 @@ public final class DependencyMonitor {
 	public synchronized @Nullable DependencyStateChange release() {
 		DependencyState before = effective();
 		this.forced = null;
+		this.forcedBy = null;
+		this.forcedAt = null;
 		return change(before, "released, probes say " + this.computed);
 	}
 
@@ -137,6 +156,8 @@ public final class DependencyMonitor {
 		this.window.clear();
 		this.computed = DependencyState.UNKNOWN;
 		this.forced = null;
+		this.forcedBy = null;
+		this.forcedAt = null;
 		this.lastProbe = null;
 		this.breaker = BreakerState.CLOSED;
 		this.breakerChangedAt = null;
@@ -158,7 +179,7 @@ public final class DependencyMonitor {
 		Instant now = this.clock.instant();
 		return new DependencyStatus(this.dependency.name(), effective(), this.computed, this.forced != null,
 				this.window.errorRate(now), this.window.samples(now), this.lastProbe, this.breaker,
-				this.breakerChangedAt);
+				this.breakerChangedAt, this.forcedBy, this.forcedAt);
 	}
 
 	/**

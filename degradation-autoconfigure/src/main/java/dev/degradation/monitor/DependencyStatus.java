@@ -17,9 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param breaker the state the breaker that guards the application's calls last reported;
  * {@link BreakerState#CLOSED} when no call was ever guarded
  * @param breakerChangedAt when the breaker last changed state, or {@code null} if it never did
+ * @param forcedBy who forced the state, or {@code null} when it is not forced
+ * @param forcedAt when the state was forced, or {@code null} when it is not forced
  */
 public record DependencyStatus(String name, DependencyState state, DependencyState computedState, boolean forced,
 		double errorRate, int samples, @Nullable ProbeResult lastProbe, BreakerState breaker,
-		@Nullable Instant breakerChangedAt) {
+		@Nullable Instant breakerChangedAt, @Nullable String forcedBy, @Nullable Instant forcedAt) {
 
 }

@@ -55,6 +55,23 @@ class SwitchAuditIntegrationTests {
 	}
 
 	@Test
+	void aForcedDependencyIsListedAmongTheOverridesWithWhoForcedItAndWhen() throws Exception {
+		JsonHttp operator = new JsonHttp(this.port).as("oncall", "pager");
+		String path = "/actuator/degradation/dependencies/recommendations-api";
+		java.time.Instant before = java.time.Instant.now();
+		JsonHttp.Answer answer = operator.post(path, "{\"state\": \"down\"}");
+		assertThat(answer.status()).isEqualTo(200);
+		tools.jackson.databind.JsonNode override = answer.json().get("overrides").get(0);
+		assertThat(override.get("target").asString()).isEqualTo("dependencies/recommendations-api");
+		assertThat(override.get("state").asString()).isEqualTo("failed");
+		assertThat(override.get("by").asString()).isEqualTo("oncall");
+		assertThat(java.time.Instant.parse(override.get("at").asString())).isAfterOrEqualTo(before.minusSeconds(1));
+		assertThat(override.hasNonNull("until")).as("holds until released").isFalse();
+		operator.delete(path);
+		assertThat(operator.get("/actuator/degradation").json().get("overrides")).isEmpty();
+	}
+
+	@Test
 	void aCallerWithoutTheOperatorRoleChangesNothing() throws Exception {
 		assertThat(new JsonHttp(this.port).post(BEST_EFFORT, "{\"state\": \"off\"}").status()).isEqualTo(401);
 		assertThat(new JsonHttp(this.port).as("shopper", "secret").post(BEST_EFFORT, "{\"state\": \"off\"}").status())
