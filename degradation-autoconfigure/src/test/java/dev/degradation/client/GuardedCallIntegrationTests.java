@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +37,9 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "degradation.manifest=classpath:client/degradation-manifest.yaml",
-				"degradation.probes.enabled=false", "management.endpoints.web.exposure.include=circuitbreakers,degradation" })
+				"degradation.probes.enabled=false", "management.endpoints.web.exposure.include=circuitbreakers,degradation,health",
+				"management.endpoint.health.show-details=always", "management.health.circuitbreakers.enabled=true",
+				"resilience4j.circuitbreaker.configs.default.register-health-indicator=true" })
 class GuardedCallIntegrationTests {
 
 	private static final LoopbackStub stub = start();
@@ -54,6 +57,9 @@ class GuardedCallIntegrationTests {
 
 	@Autowired
 	DependencyGuards guards;
+
+	@Autowired
+	io.micrometer.core.instrument.MeterRegistry meters;
 
 	@DynamicPropertySource
 	static void stubUrl(DynamicPropertyRegistry registry) {
@@ -162,6 +168,31 @@ class GuardedCallIntegrationTests {
 		HttpResponse<String> response = get("/actuator/circuitbreakers", null);
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body()).contains("\"data\"", "\"retrying\"", "\"hanging\"");
+	}
+
+	@Test
+	void resilience4jsHealthShowsTheGuardsBreakersWhenItsDefaultConfigRegistersThem() throws Exception {
+		HttpResponse<String> response = get("/actuator/health", null);
+		assertThat(response.body()).contains("\"circuitBreakers\"", "\"hanging\"", "\"retrying\"");
+		// An open breaker is reported, and does not take the application out of service by
+		// default: that would turn one failed dependency into a failed service.
+		CircuitBreaker hanging = this.guards.guard("hanging").circuitBreaker();
+		hanging.transitionToOpenState();
+		try {
+			HttpResponse<String> open = get("/actuator/health", null);
+			assertThat(open.statusCode()).as(open.body()).isEqualTo(200);
+			assertThat(open.body()).contains("CIRCUIT_OPEN");
+		}
+		finally {
+			hanging.transitionToClosedState();
+		}
+	}
+
+	@Test
+	void resilience4jsMetricsShowTheGuardsBreakers() {
+		assertThat(this.meters.find("resilience4j.circuitbreaker.state").tag("name", "data").gauges()).isNotEmpty();
+		assertThat(this.meters.find("resilience4j.circuitbreaker.calls").tag("name", "retrying").meters())
+			.isNotEmpty();
 	}
 
 	@Test
