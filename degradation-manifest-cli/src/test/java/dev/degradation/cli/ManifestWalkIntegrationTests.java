@@ -113,43 +113,44 @@ class ManifestWalkIntegrationTests {
 					"--degradation.probes.enabled=false"));
 			command.addAll(List.of(arguments));
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-			CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> {
-				try (BufferedReader lines = new BufferedReader(
-						new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-					String line;
-					Integer found = null;
-					while ((line = lines.readLine()) != null) {
-						Matcher matcher = STARTED.matcher(line);
-						if (found == null && matcher.find()) {
-							found = Integer.valueOf(matcher.group(1));
-							final int result = found;
-							CompletableFuture.runAsync(() -> drain(lines));
-							return result;
-						}
-					}
-					throw new IllegalStateException("The sample stopped before it started");
-				}
-				catch (IOException ex) {
-					throw new IllegalStateException(ex);
-				}
-			});
+			CompletableFuture<Integer> port = new CompletableFuture<>();
+			java.util.Deque<String> lastLines = new java.util.concurrent.ConcurrentLinkedDeque<>();
+			// A thread of its own, reading the shop's output for as long as it runs: the common
+			// pool has one thread on a 2-core machine, and a shop whose output is not read blocks
+			// once the pipe is full.
+			Thread reader = new Thread(() -> read(process, port, lastLines), "sample-output");
+			reader.setDaemon(true);
+			reader.start();
 			try {
 				return new Shop(process, port.get(90, TimeUnit.SECONDS));
 			}
 			catch (Exception ex) {
 				process.destroyForcibly();
-				throw new IllegalStateException("The sample did not start within 90 s", ex);
+				throw new IllegalStateException("The sample did not start within 90 s; its last lines:\n"
+						+ String.join("\n", lastLines), ex);
 			}
 		}
 
-		private static void drain(BufferedReader lines) {
-			try {
-				while (lines.readLine() != null) {
-					// The shop's log is not needed once it has started; reading it keeps it from blocking.
+		private static void read(Process process, CompletableFuture<Integer> port, java.util.Deque<String> lastLines) {
+			try (BufferedReader lines = new BufferedReader(
+					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+				String line;
+				while ((line = lines.readLine()) != null) {
+					if (!port.isDone()) {
+						lastLines.addLast(line);
+						if (lastLines.size() > 40) {
+							lastLines.removeFirst();
+						}
+						Matcher matcher = STARTED.matcher(line);
+						if (matcher.find()) {
+							port.complete(Integer.valueOf(matcher.group(1)));
+						}
+					}
 				}
+				port.completeExceptionally(new IllegalStateException("The sample stopped before it started"));
 			}
 			catch (IOException ex) {
-				// The process ended.
+				port.completeExceptionally(ex);
 			}
 		}
 
