@@ -233,7 +233,7 @@ public class DegradationFilter implements Filter {
 	 */
 	private boolean fallBackFromRefusedCall(HttpServletRequest request, HttpServletResponse response,
 			DegradationState state, @Nullable ShedRoute route, Throwable failure) throws IOException {
-		DependencyUnavailableException refused = refusedCall(failure);
+		DependencyUnavailableException refused = cause(failure, DependencyUnavailableException.class);
 		if (refused == null || !gotNoAnswer(refused) || response.isCommitted() || request.isAsyncStarted()) {
 			return false;
 		}
@@ -262,17 +262,8 @@ public class DegradationFilter implements Filter {
 	 * bug in the code that made it, is the application's error, not a reason for the fallback.
 	 */
 	private static boolean gotNoAnswer(DependencyUnavailableException refused) {
-		if (refused.reason() != DependencyUnavailableException.Reason.FAILED) {
-			return true;
-		}
-		Throwable cause = refused.getCause();
-		for (int depth = 0; cause != null && depth < 16; depth++) {
-			if (cause instanceof IOException) {
-				return true;
-			}
-			cause = (cause.getCause() != cause) ? cause.getCause() : null;
-		}
-		return false;
+		return refused.reason() != DependencyUnavailableException.Reason.FAILED
+				|| cause(refused.getCause(), IOException.class) != null;
 	}
 
 	/**
@@ -301,11 +292,12 @@ public class DegradationFilter implements Filter {
 		}
 	}
 
-	private static @Nullable DependencyUnavailableException refusedCall(Throwable failure) {
+	/** The first exception of a type in a cause chain, looked for 16 causes deep at most. */
+	private static <T extends Throwable> @Nullable T cause(@Nullable Throwable failure, Class<T> type) {
 		Throwable cause = failure;
 		for (int depth = 0; cause != null && depth < 16; depth++) {
-			if (cause instanceof DependencyUnavailableException refused) {
-				return refused;
+			if (type.isInstance(cause)) {
+				return type.cast(cause);
 			}
 			cause = (cause.getCause() != cause) ? cause.getCause() : null;
 		}

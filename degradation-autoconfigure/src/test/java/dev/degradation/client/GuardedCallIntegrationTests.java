@@ -12,8 +12,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
@@ -26,6 +24,7 @@ import org.springframework.web.client.RestClient;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.monitor.DependencyState;
+import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -42,7 +41,7 @@ import static org.awaitility.Awaitility.await;
 				"resilience4j.circuitbreaker.configs.default.register-health-indicator=true" })
 class GuardedCallIntegrationTests {
 
-	private static final LoopbackStub stub = start();
+	private static final LoopbackStub stub = LoopbackStub.start();
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -213,21 +212,7 @@ class GuardedCallIntegrationTests {
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	private static LoopbackStub start() {
-		try {
-			return new LoopbackStub();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+	@UnsecuredTestConfiguration
 	static class ClientApplication {
 
 		@Bean

@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatIOException;
  */
 class GuardedCallRetryStrategyTests {
 
-	private final LoopbackStub stub = start();
+	private final LoopbackStub stub = LoopbackStub.start();
 
 	private final SilentServer silent = new SilentServer();
 
@@ -109,15 +109,6 @@ class GuardedCallRetryStrategyTests {
 				""".formatted(stubUrl, silentUrl).getBytes(StandardCharsets.UTF_8));
 		return new DependencyGuards(new DegradationEngine(manifest, Clock.systemUTC()),
 				CircuitBreakerRegistry.ofDefaults(), TimeLimiterRegistry.ofDefaults(), RetryRegistry.ofDefaults());
-	}
-
-	private static LoopbackStub start() {
-		try {
-			return new LoopbackStub();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	/**

@@ -11,8 +11,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -24,6 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.monitor.DependencyState;
+import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -73,12 +72,7 @@ class HealthIndicatorDependencyIntegrationTests {
 			.body();
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+	@UnsecuredTestConfiguration
 	static class IndicatorApplication {
 
 		@Bean

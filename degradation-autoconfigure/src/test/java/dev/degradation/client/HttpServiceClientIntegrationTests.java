@@ -1,6 +1,5 @@
 package dev.degradation.client;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,8 +10,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
@@ -26,6 +23,7 @@ import org.springframework.web.service.registry.ImportHttpServices;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.monitor.DependencyState;
+import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -43,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 				"degradation.probes.enabled=false" })
 class HttpServiceClientIntegrationTests {
 
-	private static final LoopbackStub stub = start();
+	private static final LoopbackStub stub = LoopbackStub.start();
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -108,15 +106,6 @@ class HttpServiceClientIntegrationTests {
 		assertThat(stub.requests).hasSize(4);
 	}
 
-	private static LoopbackStub start() {
-		try {
-			return new LoopbackStub();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
 	/** The catalog dependency, as an HTTP service interface. */
 	interface CatalogService {
 
@@ -133,12 +122,7 @@ class HttpServiceClientIntegrationTests {
 
 	}
 
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+	@UnsecuredTestConfiguration
 	@ImportHttpServices(group = "catalog", types = CatalogService.class)
 	@ImportHttpServices(group = "inventory", types = InventoryService.class)
 	static class ServiceClientApplication {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -42,6 +43,19 @@ final class LoopbackStub implements AutoCloseable {
 		this.server.start();
 	}
 
+	/**
+	 * Start a stub on a free loopback port, for a test's static field.
+	 * @return the running stub
+	 */
+	static LoopbackStub start() {
+		try {
+			return new LoopbackStub();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	String url() {
 		return "http://127.0.0.1:" + this.server.getAddress().getPort();
 	}
@@ -68,8 +82,8 @@ final class LoopbackStub implements AutoCloseable {
 		}
 		if (!this.delay.isZero()) {
 			try {
-				// The dependency's own slowness, not a wait for a state of the test.
-				Thread.sleep(this.delay.toMillis());
+				// The dependency's own slowness; cut short when the stub closes.
+				this.closed.await(this.delay.toMillis(), TimeUnit.MILLISECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

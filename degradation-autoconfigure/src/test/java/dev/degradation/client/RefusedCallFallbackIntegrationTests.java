@@ -7,6 +7,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -14,10 +20,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpStatus;
@@ -31,6 +36,7 @@ import org.springframework.web.client.RestClient;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.ShedCauseKind;
+import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,7 +53,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 				"degradation.probes.enabled=false" })
 class RefusedCallFallbackIntegrationTests {
 
-	private static final LoopbackStub stub = start();
+	private static final LoopbackStub stub = LoopbackStub.start();
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -106,7 +112,8 @@ class RefusedCallFallbackIntegrationTests {
 		// 2 % of the 300 ms, so that the fallback written after it still fits in the 300 ms.
 		assertThatExceptionOfType(DependencyUnavailableException.class)
 			.isThrownBy(() -> this.guards.call("hanging", () -> {
-				Thread.sleep(10_000);
+				// Never answers: the guard's time limit ends it.
+				new CountDownLatch(1).await();
 				return "late";
 			}))
 			// 294 ms, less the moments spent before the attempt started.
@@ -182,21 +189,7 @@ class RefusedCallFallbackIntegrationTests {
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	private static LoopbackStub start() {
-		try {
-			return new LoopbackStub();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	@SpringBootConfiguration
-	@EnableAutoConfiguration(excludeName = { "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-			"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+	@UnsecuredTestConfiguration
 	static class RefusedCallApplication {
 
 		@Bean
@@ -205,11 +198,11 @@ class RefusedCallFallbackIntegrationTests {
 		}
 
 		@Bean
-		org.springframework.boot.web.servlet.FilterRegistrationBean<jakarta.servlet.Filter> beforeHandler() {
+		FilterRegistrationBean<Filter> beforeHandler() {
 			// A filter ahead of the starter's, as CORS or tracing are.
-			org.springframework.boot.web.servlet.FilterRegistrationBean<jakarta.servlet.Filter> registration = new org.springframework.boot.web.servlet.FilterRegistrationBean<>(
+			FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(
 					(request, response, chain) -> {
-						((jakarta.servlet.http.HttpServletResponse) response).setHeader("X-Before-Handler", "kept");
+						((HttpServletResponse) response).setHeader("X-Before-Handler", "kept");
 						chain.doFilter(request, response);
 					});
 			registration.setOrder(-1000);
@@ -236,10 +229,10 @@ class RefusedCallFallbackIntegrationTests {
 		}
 
 		@GetMapping("/api/writes-then-fails")
-		void writesThenFails(jakarta.servlet.http.HttpServletRequest request,
-				jakarta.servlet.http.HttpServletResponse response) throws IOException {
+		void writesThenFails(HttpServletRequest request,
+				HttpServletResponse response) throws IOException {
 			request.getSession(true);
-			response.addCookie(new jakarta.servlet.http.Cookie("cart", "42"));
+			response.addCookie(new Cookie("cart", "42"));
 			response.setHeader("Location", "/orders/42");
 			response.setHeader("ETag", "\"42\"");
 			response.setHeader("Retry-After", "3600");
