@@ -161,7 +161,7 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		@ConditionalOnBooleanProperty(name = "degradation.overload.enabled", matchIfMissing = true)
 		OverloadSignal degradationOverloadSignal(DegradationManifest manifest, ObjectProvider<Clock> clock) {
-			return new OverloadSignal(manifest, System::nanoTime, clock.getIfUnique(Clock::systemUTC).instant());
+			return new OverloadSignal(manifest, System::nanoTime, clock.getIfUnique(Clock::systemUTC));
 		}
 
 		@Bean

@@ -10,7 +10,11 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.degradation.overload.Deadline;
 
 /**
  * Reads the deadline a request arrived with (a header of milliseconds, by default Envoy's
@@ -58,22 +62,13 @@ public class CallDeadlineFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private @org.jspecify.annotations.Nullable Duration budget(@org.jspecify.annotations.Nullable String value) {
-		if (value == null) {
-			return null;
-		}
-		try {
-			long millis = Long.parseLong(value.trim());
-			if (millis <= 0) {
-				return null;
-			}
-			Duration budget = Duration.ofMillis(millis);
-			return (budget.compareTo(this.maximum) > 0) ? this.maximum : budget;
-		}
-		catch (NumberFormatException ex) {
-			// An unreadable deadline is no deadline; the call's own time limit still applies.
-			return null;
-		}
+	/**
+	 * The time the caller still waits, read as admission reads it: absent or unreadable is no
+	 * deadline, 0 or less has passed (the calls then fail at once, without reaching the
+	 * dependency), above the maximum is the maximum.
+	 */
+	private @Nullable Duration budget(@Nullable String value) {
+		return Deadline.remaining(value, this.maximum);
 	}
 
 }

@@ -64,6 +64,8 @@ final class ManifestKeys {
 
 	static final String MAX_QUEUE_MS = "max_queue_ms";
 
+	static final String REFUSAL_STATUS = "refusal_status";
+
 	static final String HEALTH_INDICATOR = "health_indicator";
 
 	static final String BASE_URL = "base_url";

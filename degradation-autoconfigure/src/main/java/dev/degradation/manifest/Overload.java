@@ -16,8 +16,24 @@ import org.jspecify.annotations.Nullable;
  * ({@code retry_after_seconds})
  * @param hysteresis minimum time between two steps down of the overload signal's level
  * ({@code hysteresis_seconds}; by default the manifest's)
+ * @param refusalStatus the status of a refused core request ({@code refusal_status}): {@code 503}
+ * or {@code 429}
  */
-public record Overload(@Nullable Integer fixedLimit, Duration maxQueue, Duration retryAfter, Duration hysteresis) {
+public record Overload(@Nullable Integer fixedLimit, Duration maxQueue, Duration retryAfter, Duration hysteresis,
+		int refusalStatus) {
+
+	/**
+	 * The status of a refused request when the section leaves it out: {@code 503}, which every
+	 * HTTP client and proxy already treats as "this server cannot take it now".
+	 */
+	public static final int STANDARD_REFUSAL_STATUS = 503;
+
+	/**
+	 * The statuses a refused request may be answered with: {@code 503} (the server is overloaded:
+	 * Envoy's and most proxies' choice) or {@code 429} (the caller sends too much: Netflix's
+	 * choice, which keeps the connection open on Tomcat).
+	 */
+	public static final java.util.List<Integer> REFUSAL_STATUSES = java.util.List.of(503, 429);
 
 	/** The value of {@code concurrency_limit} for a limit the service's latency sets. */
 	public static final String ADAPTIVE = "adaptive";

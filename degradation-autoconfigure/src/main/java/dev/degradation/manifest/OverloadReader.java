@@ -10,6 +10,7 @@ import static dev.degradation.manifest.ManifestKeys.CONCURRENCY_LIMIT;
 import static dev.degradation.manifest.ManifestKeys.HYSTERESIS_SECONDS;
 import static dev.degradation.manifest.ManifestKeys.MAX_QUEUE_MS;
 import static dev.degradation.manifest.ManifestKeys.OVERLOAD;
+import static dev.degradation.manifest.ManifestKeys.REFUSAL_STATUS;
 import static dev.degradation.manifest.ManifestKeys.RETRY_AFTER_SECONDS;
 
 /**
@@ -19,7 +20,7 @@ import static dev.degradation.manifest.ManifestKeys.RETRY_AFTER_SECONDS;
 final class OverloadReader {
 
 	private static final Set<String> KEYS = Set.of(CONCURRENCY_LIMIT, MAX_QUEUE_MS, RETRY_AFTER_SECONDS,
-			HYSTERESIS_SECONDS);
+			HYSTERESIS_SECONDS, REFUSAL_STATUS);
 
 	private final ValueReader values;
 
@@ -33,7 +34,8 @@ final class OverloadReader {
 			return null;
 		}
 		if (entry.value() instanceof YamlNode.Scalar scalar && scalar.isNull()) {
-			return new Overload(null, Overload.STANDARD_MAX_QUEUE, Overload.STANDARD_RETRY_AFTER, defaultHysteresis);
+			return new Overload(null, Overload.STANDARD_MAX_QUEUE, Overload.STANDARD_RETRY_AFTER, defaultHysteresis,
+					Overload.STANDARD_REFUSAL_STATUS);
 		}
 		YamlNode.Mapping overload = this.values.optionalMapping(root, OVERLOAD, OVERLOAD);
 		if (overload == null) {
@@ -47,8 +49,27 @@ final class OverloadReader {
 				ChronoUnit.SECONDS, 1, 3600);
 		Setting<Duration> hysteresis = this.values.duration(overload, OVERLOAD, HYSTERESIS_SECONDS, ChronoUnit.SECONDS,
 				0, Integer.MAX_VALUE);
+		int refusalStatus = readRefusalStatus(overload);
 		return new Overload(fixedLimit, maxQueue.valueOr(Overload.STANDARD_MAX_QUEUE),
-				retryAfter.valueOr(Overload.STANDARD_RETRY_AFTER), hysteresis.valueOr(defaultHysteresis));
+				retryAfter.valueOr(Overload.STANDARD_RETRY_AFTER), hysteresis.valueOr(defaultHysteresis), refusalStatus);
+	}
+
+	private int readRefusalStatus(YamlNode.Mapping overload) {
+		YamlNode.Entry entry = overload.entries().get(REFUSAL_STATUS);
+		if (entry == null) {
+			return Overload.STANDARD_REFUSAL_STATUS;
+		}
+		Long status = this.values.wholeNumber(overload, OVERLOAD, REFUSAL_STATUS, 100, 599).value();
+		if (status == null) {
+			return Overload.STANDARD_REFUSAL_STATUS;
+		}
+		if (!Overload.REFUSAL_STATUSES.contains(status.intValue())) {
+			this.values.problems()
+				.add(entry.value().position(), OVERLOAD + "." + REFUSAL_STATUS, "a refused request is answered "
+						+ "503 (the service is overloaded) or 429 (the caller sends too much), not " + status);
+			return Overload.STANDARD_REFUSAL_STATUS;
+		}
+		return status.intValue();
 	}
 
 	private @Nullable Integer readLimit(YamlNode.Mapping overload) {

@@ -1,48 +1,45 @@
 package dev.degradation.overload;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import com.netflix.concurrency.limits.Limit;
+import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.FixedLimit;
-import com.netflix.concurrency.limits.limit.VegasLimit;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.manifest.Overload;
 
 /**
- * Decides, for each request, whether it is admitted now, answered with its fallback, made to wait
- * a bounded time, or refused. At most {@link #limit()} requests are in flight at once. Requests of
- * degradable routes are ranked by their tier, lowest priority first: rank {@code r} of {@code n}
- * is admitted only while fewer than {@code limit * (r + 1) / (n + 1)} requests are in flight, so
- * as the service saturates the lowest tiers are shed first and the capacity goes to the core.
- * A core request (no route in the manifest) takes any free place; without one it waits at most
- * {@code max_queue_ms}, never past its caller's deadline, and is then refused.
+ * Admission under load as a concurrency-limits {@link Limiter}: a {@link Limit} (the library's
+ * algorithm, {@link AdaptiveLimits adaptive} by default), one partition per degradable rank, and a
+ * {@link Limiter.Listener} for every admitted request, which reports how it ended:
+ * {@link Limiter.Listener#onSuccess() success} (its latency is a sample of the limit),
+ * {@link Limiter.Listener#onIgnore() ignore} (an error, a caller that left, the refusal fallback:
+ * no sample) or {@link Limiter.Listener#onDropped() dropped} (it outlived its caller: the limit
+ * comes down).
  *
- * <p>The limit is concurrency-limits' {@link VegasLimit} when adaptive: it follows the queueing
- * delay it sees in the latency of admitted requests, so it settles near what the service can do
- * instead of drifting up with the offered load. Thread-safe; the admission path takes no lock
- * unless a core request has to wait.
+ * <p>Partitions are ceilings, not guarantees: the partition of rank {@code r} of {@code n}
+ * degradable ranks admits a request only while fewer than {@code limit * (r + 1) / (n + 1)}
+ * requests of any rank are in flight, so as the service saturates the lowest tiers are shed first
+ * and the rest of the limit stays for the core. A core request (a route outside the manifest)
+ * takes any free place.
+ *
+ * <p>{@link #decide(int, long)} never parks a thread, so that a reactive stack can admit on its
+ * event loop; waiting for a place is the separate, optional {@link #await(long)}. Thread-safe; the
+ * decision takes no lock.
  */
-public final class Admission {
-
-	/** The most requests in flight an adaptive limit may reach. */
-	static final int MAX_ADAPTIVE_LIMIT = 1000;
-
-	/**
-	 * Where an adaptive limit starts: Vegas' own default. Lower, a healthy service that a burst of
-	 * a few dozen concurrent callers reaches before the limit has grown would refuse some of them.
-	 */
-	static final int INITIAL_ADAPTIVE_LIMIT = 20;
+public final class Admission implements Limiter<Admission.Request> {
 
 	private final Limit limit;
 
-	private final int ranks;
+	private final Partition[] partitions;
 
 	private final long maxQueueNanos;
 
@@ -58,7 +55,11 @@ public final class Admission {
 
 	private final LongAdder admitted = new LongAdder();
 
-	private final LongAdder[] shed;
+	private final LongAdder succeeded = new LongAdder();
+
+	private final LongAdder ignored = new LongAdder();
+
+	private final LongAdder dropped = new LongAdder();
 
 	private final LongAdder refused = new LongAdder();
 
@@ -78,26 +79,26 @@ public final class Admission {
 		this(limit(overload), ranks, overload.maxQueue(), nanoTime);
 	}
 
-	Admission(Limit limit, int ranks, Duration maxQueue, LongSupplier nanoTime) {
+	/**
+	 * Create an admission with a limit of its own.
+	 * @param limit the concurrency limit
+	 * @param ranks how many degradable ranks there are
+	 * @param maxQueue the longest a core request may wait for a place
+	 * @param nanoTime the clock of latencies and waits
+	 */
+	public Admission(Limit limit, int ranks, Duration maxQueue, LongSupplier nanoTime) {
 		this.limit = limit;
-		this.ranks = ranks;
 		this.maxQueueNanos = maxQueue.toNanos();
 		this.nanoTime = nanoTime;
-		this.shed = new LongAdder[ranks];
-		for (int rank = 0; rank < ranks; rank++) {
-			this.shed[rank] = new LongAdder();
+		this.partitions = new Partition[ranks + 1];
+		for (int rank = 0; rank <= ranks; rank++) {
+			this.partitions[rank] = new Partition(rank, ranks);
 		}
 	}
 
 	private static Limit limit(Overload overload) {
 		Integer fixed = overload.fixedLimit();
-		if (fixed != null) {
-			return FixedLimit.of(fixed);
-		}
-		return VegasLimit.newBuilder()
-			.initialLimit(INITIAL_ADAPTIVE_LIMIT)
-			.maxConcurrency(MAX_ADAPTIVE_LIMIT)
-			.build();
+		return (fixed != null) ? FixedLimit.of(fixed) : AdaptiveLimits.standard();
 	}
 
 	/**
@@ -105,73 +106,90 @@ public final class Admission {
 	 * @return the rank
 	 */
 	public int coreRank() {
-		return this.ranks;
+		return this.partitions.length - 1;
 	}
 
 	/**
-	 * Try to admit a request without waiting.
+	 * Decide at once, without parking the thread, what becomes of a request.
 	 * @param rank the request's rank: {@code 0} for the lowest tier, {@link #coreRank()} for a core
-	 * request
-	 * @param deadlineNanos how long its caller still waits, or a negative number when it did not
-	 * say
-	 * @return the decision
+	 * request (a larger rank counts as core)
+	 * @param deadlineNanos how long its caller still waits, as {@link Deadline#remainingNanos}
+	 * reads it
+	 * @return an {@link Admitted} request that must report how it ended exactly once, or why it
+	 * was not admitted
 	 */
 	public Decision decide(int rank, long deadlineNanos) {
-		if (deadlineNanos == 0) {
+		if (deadlineNanos == Deadline.PASSED) {
 			this.refusedForDeadline.increment();
-			return Decision.REFUSED_DEADLINE;
+			return NotAdmitted.DEADLINE_PASSED;
 		}
+		Partition partition = this.partitions[Math.min(Math.max(rank, 0), coreRank())];
 		int limit = this.limit.getLimit();
-		if (rank < this.ranks) {
-			int threshold = Math.max(1, (int) ((long) limit * (rank + 1) / (this.ranks + 1)));
-			if (tryAcquire(threshold)) {
-				this.admitted.increment();
-				return Decision.ADMITTED;
-			}
-			this.shed[rank].increment();
-			return Decision.SHED;
+		Admitted admitted = tryAdmit(partition.ceiling(limit));
+		if (admitted != null) {
+			return admitted;
 		}
-		if (tryAcquire(limit)) {
-			this.admitted.increment();
-			return Decision.ADMITTED;
+		if (partition.degradable()) {
+			partition.shed.increment();
+			return NotAdmitted.SHED;
 		}
 		if (this.maxQueueNanos == 0) {
 			this.refused.increment();
-			return Decision.REFUSED;
+			return NotAdmitted.REFUSED;
 		}
-		return Decision.WAIT;
+		return NotAdmitted.WAIT;
 	}
 
 	/**
-	 * Return how long a core request that got {@link Decision#WAIT} may wait.
-	 * @param deadlineNanos how long its caller still waits, or a negative number when it did not
-	 * say
+	 * Admit a request at once or not at all, as concurrency-limits' limiters do: a degradable
+	 * request over its partition and a core request without a free place are not admitted.
+	 * @param request the request
+	 * @return the listener of an admitted request, or empty
+	 */
+	@Override
+	public Optional<Listener> acquire(Request request) {
+		Decision decision = decide(request.rank(), request.deadlineNanos());
+		if (decision instanceof Admitted admitted) {
+			return Optional.of(admitted);
+		}
+		if (decision == NotAdmitted.WAIT) {
+			this.refused.increment();
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Return how long a core request that was told to {@link NotAdmitted#WAIT} may wait.
+	 * @param deadlineNanos how long its caller still waits, or {@link Deadline#NONE}
 	 * @return the bound of the wait, in nanoseconds
 	 */
 	public long waitBound(long deadlineNanos) {
-		return (deadlineNanos < 0) ? this.maxQueueNanos : Math.min(this.maxQueueNanos, deadlineNanos);
+		return (deadlineNanos == Deadline.NONE) ? this.maxQueueNanos : Math.min(this.maxQueueNanos, deadlineNanos);
 	}
 
 	/**
-	 * Wait for a place for a core request, at most the given time.
+	 * Park the calling thread until a place frees for a core request, at most the given time:
+	 * the optional second step after {@link NotAdmitted#WAIT}, for a stack whose request threads
+	 * may wait.
 	 * @param waitNanos the bound of the wait, from {@link #waitBound(long)}
-	 * @return whether the request was admitted; when not, it is counted as refused
+	 * @return the admitted request, or {@code null} when no place freed in time (counted as
+	 * refused)
 	 */
-	public boolean await(long waitNanos) {
+	public @Nullable Admitted await(long waitNanos) {
 		long start = this.nanoTime.getAsLong();
 		long end = start + waitNanos;
 		this.waiting.incrementAndGet();
 		this.lock.lock();
 		try {
 			while (true) {
-				if (tryAcquire(this.limit.getLimit())) {
-					this.admitted.increment();
-					return true;
+				Admitted admitted = tryAdmit(this.limit.getLimit());
+				if (admitted != null) {
+					return admitted;
 				}
 				long left = end - this.nanoTime.getAsLong();
 				if (left <= 0) {
 					this.refused.increment();
-					return false;
+					return null;
 				}
 				this.released.awaitNanos(left);
 			}
@@ -179,7 +197,7 @@ public final class Admission {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			this.refused.increment();
-			return false;
+			return null;
 		}
 		finally {
 			this.lock.unlock();
@@ -189,45 +207,28 @@ public final class Admission {
 		}
 	}
 
-	/**
-	 * Return how many core requests waited for a place since start.
-	 * @return the count
-	 */
-	public long waits() {
-		return this.waits.sum();
-	}
-
-	/**
-	 * Return how long core requests waited for a place in all, since start.
-	 * @return the total, in nanoseconds
-	 */
-	public long waitedNanos() {
-		return this.waitedNanos.sum();
-	}
-
-	/**
-	 * Start timing an admitted request; {@link Permit#release(boolean)} frees its place.
-	 * @return the permit
-	 */
-	public Permit permit() {
-		return new Permit(this.nanoTime.getAsLong(), this.inflight.get());
-	}
-
-	private boolean tryAcquire(int bound) {
+	private @Nullable Admitted tryAdmit(int ceiling) {
 		while (true) {
 			int current = this.inflight.get();
-			if (current >= bound) {
-				return false;
+			if (current >= ceiling) {
+				return null;
 			}
 			if (this.inflight.compareAndSet(current, current + 1)) {
-				return true;
+				this.admitted.increment();
+				return new Admitted(this.nanoTime.getAsLong(), current + 1);
 			}
 		}
 	}
 
-	private void release(long start, int inflightAtStart, boolean dropped) {
-		long now = this.nanoTime.getAsLong();
-		this.limit.onSample(start, now - start, inflightAtStart, dropped);
+	private void release(Admitted request, @Nullable Boolean dropped) {
+		if (dropped != null) {
+			long now = this.nanoTime.getAsLong();
+			this.limit.onSample(request.start, Math.max(1, now - request.start), request.inflightAtStart, dropped);
+			(dropped ? this.dropped : this.succeeded).increment();
+		}
+		else {
+			this.ignored.increment();
+		}
 		this.inflight.decrementAndGet();
 		if (this.waiting.get() > 0) {
 			this.lock.lock();
@@ -273,12 +274,37 @@ public final class Admission {
 	}
 
 	/**
+	 * Return how many admitted requests ended as a success, a sample of the limit.
+	 * @return the count since start
+	 */
+	public long succeeded() {
+		return this.succeeded.sum();
+	}
+
+	/**
+	 * Return how many admitted requests ended in a way the limit ignores: an error, a caller that
+	 * left, the refusal fallback.
+	 * @return the count since start
+	 */
+	public long ignored() {
+		return this.ignored.sum();
+	}
+
+	/**
+	 * Return how many admitted requests were dropped: they outlived their caller's deadline.
+	 * @return the count since start
+	 */
+	public long dropped() {
+		return this.dropped.sum();
+	}
+
+	/**
 	 * Return how many requests of a rank were answered with their fallback since start.
 	 * @param rank the rank
 	 * @return the count
 	 */
 	public long shed(int rank) {
-		return this.shed[rank].sum();
+		return (rank >= 0 && rank < coreRank()) ? this.partitions[rank].shed.sum() : 0;
 	}
 
 	/**
@@ -287,8 +313,8 @@ public final class Admission {
 	 */
 	public long shed() {
 		long total = 0;
-		for (LongAdder adder : this.shed) {
-			total += adder.sum();
+		for (Partition partition : this.partitions) {
+			total += partition.shed.sum();
 		}
 		return total;
 	}
@@ -310,55 +336,19 @@ public final class Admission {
 	}
 
 	/**
-	 * What admission decided for a request.
+	 * Return how many core requests waited for a place since start.
+	 * @return the count
 	 */
-	public enum Decision {
-
-		/** Admitted: take a {@link Admission#permit()} and release it when the request ends. */
-		ADMITTED,
-
-		/** A degradable request over its tier's share: answer its fallback. */
-		SHED,
-
-		/** A core request with no place free: wait at most {@link Admission#waitBound(long)}. */
-		WAIT,
-
-		/** A core request with no place free and no queue: answer 503. */
-		REFUSED,
-
-		/** The caller's deadline has passed: answer 503 at once. */
-		REFUSED_DEADLINE
-
+	public long waits() {
+		return this.waits.sum();
 	}
 
 	/**
-	 * The place of one admitted request, released exactly once when it ends.
+	 * Return how long core requests waited for a place in all, since start.
+	 * @return the total, in nanoseconds
 	 */
-	public final class Permit {
-
-		private final long start;
-
-		private final int inflightAtStart;
-
-		private boolean released;
-
-		Permit(long start, int inflightAtStart) {
-			this.start = start;
-			this.inflightAtStart = inflightAtStart;
-		}
-
-		/**
-		 * Free the place and give the limit the request's latency.
-		 * @param dropped whether the request failed in a way that says the service is overloaded
-		 * (a timeout), which lowers an adaptive limit
-		 */
-		public synchronized void release(boolean dropped) {
-			if (!this.released) {
-				this.released = true;
-				Admission.this.release(this.start, this.inflightAtStart, dropped);
-			}
-		}
-
+	public long waitedNanos() {
+		return this.waitedNanos.sum();
 	}
 
 	@Override
@@ -367,28 +357,127 @@ public final class Admission {
 	}
 
 	/**
-	 * The remaining time a caller's deadline header allows, bounded so that a hostile header (a
-	 * century) is never trusted beyond {@code max}.
-	 * @param header the header's value in milliseconds, or {@code null}
-	 * @param max the longest deadline trusted
-	 * @return the remaining time in nanoseconds: {@code 0} when it has passed, negative when the
-	 * header is absent or unreadable (no deadline)
+	 * What a request brings to admission: its rank and its caller's deadline.
+	 *
+	 * @param rank {@code 0} for the lowest tier, {@link Admission#coreRank()} for a core request
+	 * @param deadlineNanos how long its caller still waits, as {@link Deadline#remainingNanos}
+	 * reads it
 	 */
-	public static long deadlineNanos(@Nullable String header, Duration max) {
-		if (header == null || header.isEmpty() || header.length() > 19) {
-			return -1;
+	public record Request(int rank, long deadlineNanos) {
+
+	}
+
+	/**
+	 * What admission decided for a request: {@link Admitted}, or why not.
+	 */
+	public sealed interface Decision permits Admitted, NotAdmitted {
+
+	}
+
+	/**
+	 * Why a request was not admitted at once.
+	 */
+	public enum NotAdmitted implements Decision {
+
+		/** A degradable request over its tier's partition: answer its fallback. */
+		SHED,
+
+		/**
+		 * A core request with no place free, under a queue bound: {@link Admission#await(long)}
+		 * at most {@link Admission#waitBound(long)}, or refuse it.
+		 */
+		WAIT,
+
+		/** A core request with no place free and no queue: refuse it. */
+		REFUSED,
+
+		/** The caller's deadline has passed: refuse it at once, whatever the room. */
+		DEADLINE_PASSED
+
+	}
+
+	/**
+	 * An admitted request: its place is held until it reports, exactly once, how it ended; later
+	 * reports change nothing.
+	 */
+	public final class Admitted implements Decision, Listener {
+
+		private static final AtomicIntegerFieldUpdater<Admitted> ENDED = AtomicIntegerFieldUpdater
+			.newUpdater(Admitted.class, "ended");
+
+		private final long start;
+
+		private final int inflightAtStart;
+
+		private volatile int ended;
+
+		Admitted(long start, int inflightAtStart) {
+			this.start = start;
+			this.inflightAtStart = inflightAtStart;
 		}
-		long millis;
-		try {
-			millis = Long.parseLong(header.trim());
+
+		/**
+		 * Return how long ago the request was admitted, by admission's clock.
+		 * @return the time in nanoseconds
+		 */
+		public long elapsedNanos() {
+			return Admission.this.nanoTime.getAsLong() - this.start;
 		}
-		catch (NumberFormatException ex) {
-			return -1;
+
+		/** The request was served: its latency is a sample of the limit. */
+		@Override
+		public void onSuccess() {
+			end(Boolean.FALSE);
 		}
-		if (millis <= 0) {
-			return 0;
+
+		/** The request ended in a way that says nothing of the service's capacity. */
+		@Override
+		public void onIgnore() {
+			end(null);
 		}
-		return TimeUnit.MILLISECONDS.toNanos(Math.min(millis, max.toMillis()));
+
+		/** The request outlived its caller: the limit counts it as a loss. */
+		@Override
+		public void onDropped() {
+			end(Boolean.TRUE);
+		}
+
+		private void end(@Nullable Boolean dropped) {
+			if (ENDED.compareAndSet(this, 0, 1)) {
+				release(this, dropped);
+			}
+		}
+
+	}
+
+	/**
+	 * One rank's partition of the limit: a ceiling on the requests in flight of every rank under
+	 * which it is admitted.
+	 */
+	private static final class Partition {
+
+		private final int rank;
+
+		private final int ranks;
+
+		private final LongAdder shed = new LongAdder();
+
+		Partition(int rank, int ranks) {
+			this.rank = rank;
+			this.ranks = ranks;
+		}
+
+		boolean degradable() {
+			return this.rank < this.ranks;
+		}
+
+		int ceiling(int limit) {
+			if (!degradable()) {
+				return limit;
+			}
+			return Math.max(1, (int) ((long) limit * (this.rank + 1) / (this.ranks + 1)));
+		}
+
 	}
 
 }

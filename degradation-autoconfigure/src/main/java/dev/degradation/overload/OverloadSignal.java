@@ -1,5 +1,6 @@
 package dev.degradation.overload;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +26,9 @@ import dev.degradation.manifest.Tier;
  * it lowers the level one tier per hysteresis once admission has room again. It owns the
  * {@link Admission} of the current manifest ({@code null} without an {@code overload} section).
  * One log line when overload starts and one when it ends.
+ *
+ * <p>What request threads read of it ({@link #active()}) is one immutable snapshot, replaced
+ * whole when the manifest changes; time is the engine's clock.
  */
 public final class OverloadSignal implements ShedSignal {
 
@@ -38,7 +42,9 @@ public final class OverloadSignal implements ShedSignal {
 
 	private final LongSupplier nanoTime;
 
-	private volatile @Nullable Admission admission;
+	private final Clock clock;
+
+	private volatile @Nullable Active active;
 
 	private @Nullable Overload overload;
 
@@ -52,8 +58,6 @@ public final class OverloadSignal implements ShedSignal {
 
 	private volatile Rates rates = Rates.NONE;
 
-	private volatile String retryAfterHeader = "1";
-
 	private long lastAdmitted;
 
 	private long lastShed;
@@ -64,11 +68,12 @@ public final class OverloadSignal implements ShedSignal {
 	 * Create the signal of a manifest.
 	 * @param manifest the manifest, whose {@code overload} section configures admission
 	 * @param nanoTime the clock of latencies and waits, {@code System::nanoTime} outside tests
-	 * @param now the current time
+	 * @param clock the engine's clock, which times the level's steps
 	 */
-	public OverloadSignal(DegradationManifest manifest, LongSupplier nanoTime, Instant now) {
+	public OverloadSignal(DegradationManifest manifest, LongSupplier nanoTime, Clock clock) {
 		this.nanoTime = nanoTime;
-		configure(manifest, now);
+		this.clock = clock;
+		configure(manifest, clock.instant());
 	}
 
 	@Override
@@ -77,11 +82,20 @@ public final class OverloadSignal implements ShedSignal {
 	}
 
 	/**
-	 * Return the admission of the current manifest; read on every request.
+	 * Return what admission is under the current manifest; read once per request.
+	 * @return the snapshot, or {@code null} when the manifest has no {@code overload} section
+	 */
+	public @Nullable Active active() {
+		return this.active;
+	}
+
+	/**
+	 * Return the admission of the current manifest.
 	 * @return the admission, or {@code null} when the manifest has no {@code overload} section
 	 */
 	public @Nullable Admission admission() {
-		return this.admission;
+		Active active = this.active;
+		return (active != null) ? active.admission() : null;
 	}
 
 	/**
@@ -91,16 +105,8 @@ public final class OverloadSignal implements ShedSignal {
 	 * @return the rank
 	 */
 	public int rank(int priority) {
-		int rank = this.priorities.indexOf(priority);
-		return (rank >= 0) ? rank : this.priorities.size();
-	}
-
-	/**
-	 * Return the {@code Retry-After} of a refused request, prepared once per manifest.
-	 * @return the header value, in seconds
-	 */
-	public String retryAfterHeader() {
-		return this.retryAfterHeader;
+		Active active = this.active;
+		return (active != null) ? active.rank(priority) : 0;
 	}
 
 	/**
@@ -113,7 +119,7 @@ public final class OverloadSignal implements ShedSignal {
 
 	@Override
 	public synchronized ShedDemand demand(Instant now) {
-		Admission admission = this.admission;
+		Admission admission = admission();
 		LevelHysteresis level = this.level;
 		if (admission == null || level == null) {
 			return ShedDemand.NONE;
@@ -165,9 +171,9 @@ public final class OverloadSignal implements ShedSignal {
 	@Override
 	public synchronized void reset() {
 		if (this.level != null) {
-			this.level.reset((this.lastEvaluation != null) ? this.lastEvaluation : Instant.now());
+			this.level.reset(this.clock.instant());
 		}
-		Admission admission = this.admission;
+		Admission admission = admission();
 		this.lastSaturations = (admission != null)
 				? admission.shed() + admission.refused() + admission.refusedForDeadline() : 0;
 	}
@@ -179,7 +185,7 @@ public final class OverloadSignal implements ShedSignal {
 	 */
 	@Override
 	public synchronized void manifestChanged(DegradationManifest manifest) {
-		configure(manifest, Instant.now());
+		configure(manifest, this.clock.instant());
 	}
 
 	private void configure(DegradationManifest manifest, Instant now) {
@@ -191,19 +197,48 @@ public final class OverloadSignal implements ShedSignal {
 		List<Integer> previousPriorities = this.priorities;
 		this.priorities = List.copyOf(new ArrayList<>(priorities));
 		if (overload == null) {
-			this.admission = null;
+			this.active = null;
 			this.level = null;
 		}
-		else if (!overload.equals(this.overload) || this.admission == null
+		else if (!overload.equals(this.overload) || this.active == null
 				|| !previousPriorities.equals(this.priorities)) {
 			// A new section, or other tiers: the ranks and the level's steps follow the manifest.
-			this.retryAfterHeader = Long.toString(overload.retryAfter().toSeconds());
-			this.admission = new Admission(overload, this.priorities.size(), this.nanoTime);
+			Admission admission = new Admission(overload, this.priorities.size(), this.nanoTime);
+			this.active = new Active(admission, this.priorities.stream().mapToInt(Integer::intValue).toArray(),
+					Long.toString(overload.retryAfter().toSeconds()), overload.refusalStatus());
 			this.level = new LevelHysteresis(this.priorities, overload.hysteresis(), now,
 					"admission has room again");
 			this.lastSaturations = 0;
 		}
 		this.overload = overload;
+	}
+
+	/**
+	 * Admission under one manifest, as a request reads it: the admission, the ranks of the tiers,
+	 * and what a refused request is answered.
+	 *
+	 * @param admission the admission
+	 * @param priorities the manifest's distinct tier priorities, lowest first
+	 * @param retryAfterHeader the {@code Retry-After} of a refused request, in seconds
+	 * @param refusalStatus the status of a refused request ({@code 503} or {@code 429})
+	 */
+	public record Active(Admission admission, int[] priorities, String retryAfterHeader, int refusalStatus) {
+
+		/**
+		 * Return the rank of a degradable route's tier: its place among the manifest's distinct
+		 * priorities, lowest first.
+		 * @param priority the tier's priority
+		 * @return the rank
+		 */
+		public int rank(int priority) {
+			for (int rank = 0; rank < this.priorities.length; rank++) {
+				if (this.priorities[rank] == priority) {
+					return rank;
+				}
+			}
+			return this.priorities.length;
+		}
+
 	}
 
 	/**

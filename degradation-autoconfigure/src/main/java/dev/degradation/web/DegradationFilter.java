@@ -33,6 +33,9 @@ import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.overload.Admission;
+import dev.degradation.overload.Admission.Admitted;
+import dev.degradation.overload.Admission.NotAdmitted;
+import dev.degradation.overload.Deadline;
 import dev.degradation.overload.OverloadSignal;
 
 /**
@@ -155,7 +158,7 @@ public class DegradationFilter implements Filter {
 		DegradationState state = this.engine.state();
 		HttpServletRequest httpRequest = (HttpServletRequest) request;
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
-		Admission admission = (this.overload != null) ? this.overload.admission() : null;
+		OverloadSignal.Active admission = (this.overload != null) ? this.overload.active() : null;
 		ShedRoute route = null;
 		if (admission != null) {
 			// Under admission every request's path is parsed once, for both questions: is it the
@@ -306,54 +309,78 @@ public class DegradationFilter implements Filter {
 
 	/**
 	 * Admission under load: a degradable request over its tier's share answers its fallback at
-	 * once; a core request waits at most the queue bound and its caller's deadline, then gets 503
-	 * with Retry-After. An admitted request holds its place until it ends, asynchronously too.
+	 * once; a core request waits at most the queue bound and its caller's deadline, then is
+	 * refused with Retry-After. An admitted request holds its place until it ends, asynchronously
+	 * too, and tells the limit how it ended: served (a sample), failed or answered from its
+	 * fallback (ignored), or served after its caller gave up (dropped).
 	 */
-	private void admit(Admission admission, HttpServletRequest request, HttpServletResponse response,
+	private void admit(OverloadSignal.Active active, HttpServletRequest request, HttpServletResponse response,
 			FilterChain chain, DegradationState state, @Nullable ShedRoute route) throws IOException, ServletException {
-		OverloadSignal overload = this.overload;
-		int rank = (route != null) ? overload.rank(route.priority()) : admission.coreRank();
-		long deadline = Admission.deadlineNanos(request.getHeader(this.deadlineHeader), this.maxDeadline);
+		Admission admission = active.admission();
+		int rank = (route != null) ? active.rank(route.priority()) : admission.coreRank();
+		long deadline = Deadline.remainingNanos(request.getHeader(this.deadlineHeader), this.maxDeadline);
 		Admission.Decision decision = admission.decide(rank, deadline);
-		if (decision == Admission.Decision.WAIT) {
-			decision = admission.await(admission.waitBound(deadline)) ? Admission.Decision.ADMITTED
-					: Admission.Decision.REFUSED;
+		if (decision == NotAdmitted.WAIT) {
+			Admitted waited = admission.await(admission.waitBound(deadline));
+			decision = (waited != null) ? waited : NotAdmitted.REFUSED;
 		}
-		if (decision == Admission.Decision.SHED && route != null) {
-			shed(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD);
+		if (!(decision instanceof Admitted admitted)) {
+			if (decision == NotAdmitted.SHED && route != null) {
+				shed(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD);
+			}
+			else {
+				refuse(request, response, active);
+			}
 			return;
 		}
-		if (decision != Admission.Decision.ADMITTED) {
-			refuse(request, response, overload.retryAfterHeader());
-			return;
-		}
-		Admission.Permit permit = admission.permit();
 		boolean async = false;
+		boolean failed = true;
 		try {
 			if (this.levelOnEveryAnswer) {
 				response.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
 			}
 			proceed(request, response, chain, state, route);
 			if (request.isAsyncStarted()) {
-				request.getAsyncContext().addListener(new PermitRelease(permit));
+				request.getAsyncContext().addListener(new AdmittedEnd(admitted, request, response, deadline));
 				async = true;
 			}
+			failed = false;
 		}
 		finally {
 			if (!async) {
-				permit.release(false);
+				end(admitted, request, response, deadline, failed);
 			}
 		}
 	}
 
 	/**
-	 * No place in time: 503 with a bounded Retry-After, marked so that it is never taken for the
-	 * service's own answer nor cached.
+	 * Tell the limit how an admitted request ended. Only a served request is a sample of the
+	 * service's latency: an error (an exception or a 5xx), a caller that left, and an answer from
+	 * the route's fallback say nothing of it, or would teach the limit that failing fast is the
+	 * service's speed. A request served after its caller's deadline is a loss.
 	 */
-	private static void refuse(HttpServletRequest request, HttpServletResponse response, String retryAfter) {
+	private static void end(Admitted admitted, HttpServletRequest request, HttpServletResponse response,
+			long deadline, boolean failed) {
+		if (failed || response.getStatus() >= 500 || request.getAttribute(SHED_CAUSE_ATTRIBUTE) != null) {
+			admitted.onIgnore();
+		}
+		else if (deadline > 0 && admitted.elapsedNanos() > deadline) {
+			admitted.onDropped();
+		}
+		else {
+			admitted.onSuccess();
+		}
+	}
+
+	/**
+	 * Refused: the configured status (503 by default, or 429) with a bounded Retry-After, marked
+	 * so that it is never taken for the service's own answer nor cached.
+	 */
+	private static void refuse(HttpServletRequest request, HttpServletResponse response,
+			OverloadSignal.Active active) {
 		request.setAttribute(SHED_CAUSE_ATTRIBUTE, OverloadSignal.CAUSE);
-		response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-		response.setHeader("Retry-After", retryAfter);
+		response.setStatus(active.refusalStatus());
+		response.setHeader("Retry-After", active.retryAfterHeader());
 		response.setHeader(DegradationHeaders.DEGRADED, "true");
 		response.setHeader(DegradationHeaders.REASON, OverloadSignal.CAUSE);
 		response.setHeader("Cache-Control", "no-store");
@@ -361,23 +388,24 @@ public class DegradationFilter implements Filter {
 	}
 
 	/**
-	 * Frees the place of an asynchronous request when it completes, fails or times out.
+	 * Ends an asynchronous admitted request when it completes, fails or times out.
 	 */
-	private record PermitRelease(Admission.Permit permit) implements AsyncListener {
+	private record AdmittedEnd(Admitted admitted, HttpServletRequest request, HttpServletResponse response,
+			long deadline) implements AsyncListener {
 
 		@Override
 		public void onComplete(AsyncEvent event) {
-			this.permit.release(false);
+			end(this.admitted, this.request, this.response, this.deadline, false);
 		}
 
 		@Override
 		public void onTimeout(AsyncEvent event) {
-			this.permit.release(true);
+			this.admitted.onDropped();
 		}
 
 		@Override
 		public void onError(AsyncEvent event) {
-			this.permit.release(false);
+			this.admitted.onIgnore();
 		}
 
 		@Override

@@ -413,6 +413,18 @@ class ManifestLoaderTests {
 				"colour", "unknown key 'colour' (known keys: defaults, dependencies, overload, tiers)"));
 	}
 
+	@Test
+	void aRefusedRequestIsAnswered503Or429AndNothingElse() {
+		String section = "tiers: { a: { priority: 1, routes: [ { path: /a, method: GET, fallback: drop } ] } }\n";
+		assertThat(ManifestLoading.load("overload:\n  refusal_status: 429\n" + section).overload().refusalStatus())
+			.isEqualTo(429);
+		assertThat(ManifestLoading.load("overload: {}\n" + section).overload().refusalStatus()).isEqualTo(503);
+		assertThat(ManifestLoading.problems("overload:\n  refusal_status: 500\n" + section))
+			.containsExactly(problem(2, 19, "overload.refusal_status",
+					"a refused request is answered 503 (the service is overloaded) or 429 (the caller sends too much), "
+							+ "not 500"));
+	}
+
 	private static UnaryOperator<String> placeholders(Map<String, String> values) {
 		Pattern placeholder = Pattern.compile("\\$\\{([^}]+)}");
 		return (text) -> {

@@ -1,61 +1,78 @@
 package dev.degradation.overload;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import com.netflix.concurrency.limits.Limit;
+import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import org.junit.jupiter.api.Test;
 
-import dev.degradation.overload.Admission.Decision;
+import dev.degradation.overload.Admission.Admitted;
+import dev.degradation.overload.Admission.NotAdmitted;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Admission decisions with a test clock: the limit, the order of tiers, the queue bound and the
- * caller's deadline, and a hostile deadline header.
+ * Admission decisions with a test clock: the limit, the tier partitions, the queue bound and the
+ * caller's deadline, and what each way a request ends tells the limit.
  */
 class AdmissionTests {
 
-	private final AtomicLong nanos = new AtomicLong();
+	private static final long NO_DEADLINE = Deadline.NONE;
+
+	private final AtomicLong nanos = new AtomicLong(1_000);
 
 	@Test
 	void aCoreRequestIsAdmittedUpToTheLimitAndThenWaitsOrIsRefused() {
 		Admission queued = admission(2, 2, Duration.ofMillis(50));
-		assertThat(queued.decide(queued.coreRank(), -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(queued.decide(queued.coreRank(), -1)).isEqualTo(Decision.ADMITTED);
+		assertThat(queued.decide(queued.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(queued.decide(queued.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
 		assertThat(queued.inflight()).isEqualTo(2);
-		assertThat(queued.decide(queued.coreRank(), -1)).isEqualTo(Decision.WAIT);
+		assertThat(queued.decide(queued.coreRank(), NO_DEADLINE)).isEqualTo(NotAdmitted.WAIT);
 		Admission unqueued = admission(1, 2, Duration.ZERO);
-		assertThat(unqueued.decide(unqueued.coreRank(), -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(unqueued.decide(unqueued.coreRank(), -1)).isEqualTo(Decision.REFUSED);
+		assertThat(unqueued.decide(unqueued.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(unqueued.decide(unqueued.coreRank(), NO_DEADLINE)).isEqualTo(NotAdmitted.REFUSED);
 		assertThat(unqueued.refused()).isEqualTo(1);
 	}
 
 	@Test
-	void theLowestTiersAreShedFirstAsSaturationGrows() {
+	void eachTiersPartitionIsACeilingOnEverythingInFlightSoTheLowestTiersAreShedFirst() {
 		// A limit of 6 and two degradable ranks: rank 0 up to 2 in flight, rank 1 up to 4, core 6.
 		Admission admission = admission(6, 2, Duration.ZERO);
-		assertThat(admission.decide(0, -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(admission.decide(0, -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(admission.decide(0, -1)).isEqualTo(Decision.SHED);
-		assertThat(admission.decide(1, -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(admission.decide(1, -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(admission.decide(1, -1)).isEqualTo(Decision.SHED);
-		assertThat(admission.decide(admission.coreRank(), -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(admission.decide(admission.coreRank(), -1)).isEqualTo(Decision.ADMITTED);
-		assertThat(admission.decide(admission.coreRank(), -1)).isEqualTo(Decision.REFUSED);
+		assertThat(admission.decide(0, NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(admission.decide(0, NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(admission.decide(0, NO_DEADLINE)).isEqualTo(NotAdmitted.SHED);
+		assertThat(admission.decide(1, NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(admission.decide(1, NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(admission.decide(1, NO_DEADLINE)).isEqualTo(NotAdmitted.SHED);
+		assertThat(admission.decide(admission.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(admission.decide(admission.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
+		assertThat(admission.decide(admission.coreRank(), NO_DEADLINE)).isEqualTo(NotAdmitted.REFUSED);
 		assertThat(admission.shed(0)).isEqualTo(1);
 		assertThat(admission.shed(1)).isEqualTo(1);
 		assertThat(admission.shed()).isEqualTo(2);
 	}
 
 	@Test
+	void aLowTierIsShedWhileTheCoreHoldsThePlacesEvenWithNoneOfItsOwnInFlight() {
+		Admission admission = admission(4, 1, Duration.ZERO);
+		admission.decide(admission.coreRank(), NO_DEADLINE);
+		admission.decide(admission.coreRank(), NO_DEADLINE);
+		assertThat(admission.decide(0, NO_DEADLINE)).as("rank 0's ceiling is 2 of 4").isEqualTo(NotAdmitted.SHED);
+		assertThat(admission.decide(admission.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
+	}
+
+	@Test
 	void theWaitIsBoundedByTheQueueAndByTheCallersDeadline() {
 		Admission admission = admission(1, 1, Duration.ofMillis(50));
-		assertThat(admission.waitBound(-1)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+		assertThat(admission.waitBound(NO_DEADLINE)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
 		assertThat(admission.waitBound(TimeUnit.MILLISECONDS.toNanos(20))).isEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
 		assertThat(admission.waitBound(TimeUnit.SECONDS.toNanos(5))).isEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
 	}
@@ -63,46 +80,98 @@ class AdmissionTests {
 	@Test
 	void aRequestWhoseDeadlineHasPassedIsRefusedAtOnceEvenWithRoom() {
 		Admission admission = admission(10, 1, Duration.ofMillis(50));
-		assertThat(admission.decide(admission.coreRank(), 0)).isEqualTo(Decision.REFUSED_DEADLINE);
-		assertThat(admission.decide(0, 0)).isEqualTo(Decision.REFUSED_DEADLINE);
+		assertThat(admission.decide(admission.coreRank(), Deadline.PASSED)).isEqualTo(NotAdmitted.DEADLINE_PASSED);
+		assertThat(admission.decide(0, Deadline.PASSED)).isEqualTo(NotAdmitted.DEADLINE_PASSED);
 		assertThat(admission.inflight()).isZero();
 		assertThat(admission.refusedForDeadline()).isEqualTo(2);
 	}
 
 	@Test
-	void aDeadlineHeaderIsNeverTrustedBeyondTheMaximum() {
-		Duration max = Duration.ofSeconds(30);
-		assertThat(Admission.deadlineNanos("1000", max)).isEqualTo(TimeUnit.SECONDS.toNanos(1));
-		assertThat(Admission.deadlineNanos(" 250 ", max)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(250));
-		// A century, in milliseconds.
-		assertThat(Admission.deadlineNanos("3155760000000", max)).isEqualTo(max.toNanos());
-		assertThat(Admission.deadlineNanos("99999999999999999999999", max)).as("too long to read").isEqualTo(-1);
-		assertThat(Admission.deadlineNanos("0", max)).isZero();
-		assertThat(Admission.deadlineNanos("-5", max)).isZero();
-		assertThat(Admission.deadlineNanos("soon", max)).isEqualTo(-1);
-		assertThat(Admission.deadlineNanos("", max)).isEqualTo(-1);
-		assertThat(Admission.deadlineNanos(null, max)).isEqualTo(-1);
+	void aSuccessIsASampleOfTheLimitWithItsLatencyAndTheInFlightItStartedWith() {
+		RecordingLimit limit = new RecordingLimit(4);
+		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);
+		Admitted first = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		Admitted second = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(20));
+		second.onSuccess();
+		assertThat(limit.samples).containsExactly(new Sample(TimeUnit.MILLISECONDS.toNanos(20), 2, false));
+		assertThat(admission.inflight()).isEqualTo(1);
+		assertThat(admission.succeeded()).isEqualTo(1);
+		first.onSuccess();
+		assertThat(limit.samples).hasSize(2);
+		assertThat(admission.inflight()).isZero();
+	}
+
+	@Test
+	void anErrorIsIgnoredByTheLimitButFreesItsPlace() {
+		RecordingLimit limit = new RecordingLimit(1);
+		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);
+		Admitted failed = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		this.nanos.addAndGet(TimeUnit.MICROSECONDS.toNanos(50));
+		failed.onIgnore();
+		assertThat(limit.samples).as("a fast failure must not teach the limit the service's speed").isEmpty();
+		assertThat(admission.ignored()).isEqualTo(1);
+		assertThat(admission.inflight()).isZero();
+		assertThat(admission.decide(admission.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
+	}
+
+	@Test
+	void aRequestThatOutlivedItsCallerIsADropThatTheLimitCountsAsALoss() {
+		RecordingLimit limit = new RecordingLimit(2);
+		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);
+		Admitted late = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(2));
+		assertThat(late.elapsedNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(2));
+		late.onDropped();
+		assertThat(limit.samples).containsExactly(new Sample(TimeUnit.SECONDS.toNanos(2), 1, true));
+		assertThat(admission.dropped()).isEqualTo(1);
+	}
+
+	@Test
+	void onlyTheFirstReportOfARequestCounts() {
+		RecordingLimit limit = new RecordingLimit(2);
+		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);
+		Admitted admitted = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		admission.decide(admission.coreRank(), NO_DEADLINE);
+		admitted.onIgnore();
+		admitted.onSuccess();
+		admitted.onDropped();
+		assertThat(limit.samples).isEmpty();
+		assertThat(admission.inflight()).as("released once").isEqualTo(1);
+	}
+
+	@Test
+	void asAConcurrencyLimitsLimiterItHandsOutAListenerOrNothingAndNeverWaits() {
+		Limiter<Admission.Request> limiter = admission(1, 1, Duration.ofSeconds(5));
+		Optional<Limiter.Listener> first = limiter.acquire(new Admission.Request(1, NO_DEADLINE));
+		assertThat(first).isPresent();
+		assertThat(limiter.acquire(new Admission.Request(1, NO_DEADLINE))).as("no wait, even with a queue bound")
+			.isEmpty();
+		assertThat(limiter.acquire(new Admission.Request(0, NO_DEADLINE))).isEmpty();
+		first.get().onSuccess();
+		assertThat(limiter.acquire(new Admission.Request(1, NO_DEADLINE))).isPresent();
+		assertThat(((Admission) limiter).refused()).isEqualTo(1);
+		assertThat(((Admission) limiter).shed(0)).isEqualTo(1);
 	}
 
 	@Test
 	void aReleasedPlaceGoesToAWaitingCoreRequest() {
 		Admission admission = new Admission(FixedLimit.of(1), 1, Duration.ofSeconds(5), System::nanoTime);
-		assertThat(admission.decide(admission.coreRank(), -1)).isEqualTo(Decision.ADMITTED);
-		Admission.Permit first = admission.permit();
-		CompletableFuture<Boolean> waiter = CompletableFuture
+		Admitted first = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		CompletableFuture<Admitted> waiter = CompletableFuture
 			.supplyAsync(() -> admission.await(TimeUnit.SECONDS.toNanos(5)));
 		await().atMost(Duration.ofSeconds(5)).until(() -> admission.waiting() == 1);
-		first.release(false);
-		first.release(false);
-		assertThat(waiter).succeedsWithin(Duration.ofSeconds(5)).isEqualTo(true);
+		first.onSuccess();
+		first.onSuccess();
+		assertThat(waiter).succeedsWithin(Duration.ofSeconds(5)).isNotNull();
 		assertThat(admission.inflight()).as("released once, taken once").isEqualTo(1);
 	}
 
 	@Test
 	void aWaitThatEndsWithoutAPlaceIsARefusal() {
 		Admission admission = new Admission(FixedLimit.of(1), 1, Duration.ofMillis(20), System::nanoTime);
-		admission.decide(admission.coreRank(), -1);
-		assertThat(admission.await(admission.waitBound(-1))).isFalse();
+		admission.decide(admission.coreRank(), NO_DEADLINE);
+		assertThat(admission.await(admission.waitBound(NO_DEADLINE))).isNull();
 		assertThat(admission.refused()).isEqualTo(1);
 		assertThat(admission.waits()).isEqualTo(1);
 		assertThat(admission.waitedNanos()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
@@ -110,6 +179,39 @@ class AdmissionTests {
 
 	private Admission admission(int limit, int ranks, Duration maxQueue) {
 		return new Admission(FixedLimit.of(limit), ranks, maxQueue, this.nanos::get);
+	}
+
+	record Sample(long rtt, int inflight, boolean dropped) {
+
+	}
+
+	/**
+	 * A fixed limit that records the samples it is given.
+	 */
+	static final class RecordingLimit implements Limit {
+
+		final List<Sample> samples = new ArrayList<>();
+
+		private final int limit;
+
+		RecordingLimit(int limit) {
+			this.limit = limit;
+		}
+
+		@Override
+		public int getLimit() {
+			return this.limit;
+		}
+
+		@Override
+		public void notifyOnChange(java.util.function.Consumer<Integer> consumer) {
+		}
+
+		@Override
+		public void onSample(long startTime, long rtt, int inflight, boolean didDrop) {
+			this.samples.add(new Sample(rtt, inflight, didDrop));
+		}
+
 	}
 
 }

@@ -44,17 +44,41 @@ class OverloadSignalTests {
 	private final DegradationManifest manifest = ManifestLoader.standard()
 		.load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8));
 
-	private final OverloadSignal overload = new OverloadSignal(this.manifest, System::nanoTime, START);
+	private final OverloadSignal overload = new OverloadSignal(this.manifest, System::nanoTime, this.clock);
 
 	private final DegradationEngine engine = new DegradationEngine(this.manifest, this.clock, List.of(this.overload),
 			Runnable::run);
+
+	@Test
+	void aReloadAndAResetAreTimedByTheEnginesClock() {
+		this.clock.advance(Duration.ofHours(1));
+		this.overload.reset();
+		fill(this.overload.admission());
+		saturate(this.overload.admission());
+		assertThat(evaluateAfter(Duration.ofSeconds(1)).level()).isEqualTo(1);
+		// Once admission has room, the level waits its hysteresis from the engine's clock: a
+		// reset timed by the wall clock (years after this test's clock) would hold it forever.
+		releaseAll();
+		assertThat(evaluateAfter(Duration.ofSeconds(11)).level()).isZero();
+	}
+
+	@Test
+	void requestsReadOneSnapshotOfTheRanksTheRetryAfterAndTheRefusalStatus() {
+		OverloadSignal.Active active = this.overload.active();
+		assertThat(active).isNotNull();
+		assertThat(active.admission()).isSameAs(this.overload.admission());
+		assertThat(active.rank(1)).isZero();
+		assertThat(active.rank(5)).isEqualTo(1);
+		assertThat(active.retryAfterHeader()).isEqualTo("1");
+		assertThat(active.refusalStatus()).isEqualTo(503);
+	}
 
 	@Test
 	void withoutAnOverloadSectionThereIsNoAdmission() {
 		DegradationManifest plain = ManifestLoader.standard()
 			.load("plain.yaml", "tiers: { a: { priority: 1, routes: [ { path: /a, method: GET, fallback: drop } ] } }"
 				.getBytes(StandardCharsets.UTF_8));
-		assertThat(new OverloadSignal(plain, System::nanoTime, START).admission()).isNull();
+		assertThat(new OverloadSignal(plain, System::nanoTime, this.clock).admission()).isNull();
 	}
 
 	@Test
@@ -120,14 +144,23 @@ class OverloadSignalTests {
 		assertThat(this.overload.rank(9)).isEqualTo(2);
 	}
 
+	private final java.util.List<Admission.Admitted> admitted = new java.util.ArrayList<>();
+
+	private void releaseAll() {
+		this.admitted.forEach(Admission.Admitted::onSuccess);
+		this.admitted.clear();
+	}
+
 	private void fill(Admission admission) {
 		for (int i = 0; i < 3; i++) {
-			admission.decide(admission.coreRank(), -1);
+			if (admission.decide(admission.coreRank(), Deadline.NONE) instanceof Admission.Admitted request) {
+				this.admitted.add(request);
+			}
 		}
 	}
 
 	private void saturate(Admission admission) {
-		assertThat(admission.decide(admission.coreRank(), -1)).isEqualTo(Admission.Decision.REFUSED);
+		assertThat(admission.decide(admission.coreRank(), Deadline.NONE)).isEqualTo(Admission.NotAdmitted.REFUSED);
 	}
 
 	private DegradationState evaluateAfter(Duration duration) {
