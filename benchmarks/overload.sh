@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # The overload harness: seed 000's test as a script anyone runs, on this machine, loopback only,
-# bounded in time (about 5 minutes), stopping its applications on exit.
+# bounded in time (about 25 minutes), stopping its applications on exit.
 #
 # The shop's checkout holds its one connection to a "database" for 20 ms (sample-app's
-# CapacityController): about 50 answers a second of capacity, whatever it is offered. Requests
-# arrive at a fixed rate (an open loop: users do not wait for each other), each with a 1 s client
-# deadline, sent to the server in x-envoy-expected-rq-timeout-ms (OverloadClient in this module).
-# For each configuration and each offered load the harness records the client's view (useful
-# answers, fallbacks, fast refusals, timeouts, latency percentiles) beside the server's view
-# (checkouts the server completed during the run, requests it is still working on right after the
-# load and 5 s later, from the shop's GET /demo/capacity).
+# CapacityController): about 50 answers a second of capacity, whatever it is offered. Every request
+# carries a 1 s client deadline, sent to the server in x-envoy-expected-rq-timeout-ms. The load
+# (OverloadClient in this module, a raw HTTP/1.1 client that costs a few system calls a request)
+# records the client's view (useful answers, fallbacks, fast refusals, timeouts, latency
+# percentiles) beside the server's own (checkouts it completed, from the shop's GET /demo/capacity)
+# and the CPU time of both processes.
 #
+# Scenarios, 10 s each (OVERLOAD_SECONDS), after a discarded warm-up:
+#   open 0.5x .. 50x   requests arrive at a fixed rate on the core route (an open loop)
+#   closed 200         200 clients that send their next request the moment they have an answer
+#   flood 12x          the core offered 0.8x while the degradable route is offered 12x
+#   flood cpu          the core offered 0.8x while 200 clients flood the degradable route as fast
+#                      as it answers (the CPU's limit)
+#   step               the core offered 0.5x, then 10x from halfway
 # Configurations, one JVM each, side by side in the same run:
-#   starter    the starter with the manifest's overload section (adaptive limit, nothing tuned)
-#   bulkhead   the starter off; a Resilience4j Bulkhead of 4 concurrent calls, no wait, as a filter
-#   gradient2  the starter off; Netflix concurrency-limits' Gradient2 at its defaults, as a filter
-#   none       the starter off and no admission at all: what the seed measured without a limit
-# Loads: 0.5x, 2x and 10x capacity on the core route; 10x with half of it on the degradable
-# /api/checkout/suggestions (a best-effort route sharing the same connection).
+#   starter      the starter with the manifest's overload section (adaptive limit, nothing tuned)
+#   starter-429  the same, refusing with 429, which Tomcat answers without closing the connection
+#   bulkhead     the starter off; a Resilience4j Bulkhead of 4 concurrent calls, no wait, as a filter
+#   gradient2    the starter off; Netflix concurrency-limits' Gradient2 at its defaults, as a filter
+# Thread models: platform threads on $JAVA_HOME (or the java on the PATH), and virtual threads
+# (spring.threads.virtual.enabled) on $VIRTUAL_JAVA_HOME (by default a JDK 21+ under /usr/lib/jvm).
 #
-# Usage: benchmarks/overload.sh [--no-build] [--seconds N]  (OVERLOAD_SECONDS, default 10)
+# Usage: benchmarks/overload.sh [--no-build] [--seconds N] [--configs "a b"] [--threads "platform virtual"]
 # Writes benchmarks/results/overload.tsv and the generated section of docs/overload.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,10 +33,14 @@ source benchmarks/lib.sh
 
 BUILD=1
 RUN_SECONDS=${OVERLOAD_SECONDS:-10}
+CONFIGS=(starter starter-429 bulkhead gradient2)
+THREADS=(platform virtual)
 while (($#)); do
 	case $1 in
 		--no-build) BUILD=0 ;;
 		--seconds) RUN_SECONDS=$2; shift ;;
+		--configs) read -r -a CONFIGS <<<"$2"; shift ;;
+		--threads) read -r -a THREADS <<<"$2"; shift ;;
 		*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -39,16 +49,47 @@ CAPACITY=50
 DEADLINE_MS=1000
 CORE=/api/checkout
 DEGRADABLE=/api/checkout/suggestions
-CONFIGS=(starter bulkhead gradient2 none)
-LOADS=("0.5 0" "2 0" "10 0" "10 0.5")
 JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC)
+# name|streams: each stream is open=PATH@RATE[>RATE2] or closed=PATH@CLIENTS (rates in x of capacity).
+SCENARIOS=(
+	"open 0.5x|open=$CORE@0.5"
+	"open 2x|open=$CORE@2"
+	"open 10x|open=$CORE@10"
+	"open 20x|open=$CORE@20"
+	"open 50x|open=$CORE@50"
+	"closed 200|closed=$CORE@200"
+	"flood 12x|open=$CORE@0.8 open=$DEGRADABLE@12"
+	"flood cpu|open=$CORE@0.8 closed=$DEGRADABLE@200"
+	"step 0.5x to 10x|open=$CORE@0.5>10"
+)
+
+PLATFORM_JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+find_jdk21() {
+	local jdk
+	for jdk in "${VIRTUAL_JAVA_HOME:-}" /usr/lib/jvm/*; do
+		[[ -n $jdk && -x $jdk/bin/java ]] || continue
+		local version
+		version=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | awk -F' = ' '/java.specification.version/ { print $2 }')
+		if ((${version%%.*} >= 21)); then
+			echo "$jdk/bin/java"
+			return
+		fi
+	done
+}
+VIRTUAL_JAVA=$(find_jdk21)
+if [[ " ${THREADS[*]} " == *" virtual "* && -z $VIRTUAL_JAVA ]]; then
+	echo "no JDK 21+ for virtual threads: set VIRTUAL_JAVA_HOME, or --threads platform" >&2
+	exit 1
+fi
+# The client runs on virtual threads when it can (one per open-loop request).
+CLIENT_JAVA=${VIRTUAL_JAVA:-$PLATFORM_JAVA}
 
 ensure_command curl curl
 if ((BUILD)); then
 	./mvnw -q -B -ntp -pl sample-app,benchmarks -am package -DskipTests
 fi
 JAR=sample-app/target/sample-app.jar
-CLIENT=(java -Xms256m -Xmx256m -cp benchmarks/target/benchmarks.jar dev.degradation.benchmarks.OverloadClient)
+CLIENT=("$CLIENT_JAVA" -Xms256m -Xmx256m -cp benchmarks/target/benchmarks.jar dev.degradation.benchmarks.OverloadClient)
 RESULTS=benchmarks/results
 mkdir -p "$RESULTS"
 WORK=$(mktemp -d)
@@ -56,10 +97,10 @@ PID=""
 trap '[[ -n $PID ]] && kill $PID 2>/dev/null; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
-start_app() { # name args...
-	local name=$1 port=""
-	shift
-	java "${JVM_FLAGS[@]}" -jar "$JAR" --server.address=127.0.0.1 --server.port=0 \
+start_app() { # name java args...
+	local name=$1 java=$2 port=""
+	shift 2
+	"$java" "${JVM_FLAGS[@]}" -jar "$JAR" --server.address=127.0.0.1 --server.port=0 \
 		--degradation.probes.enabled=false "$@" >"$WORK/$name.log" 2>&1 &
 	PID=$!
 	for _ in $(seq 1 240); do
@@ -90,49 +131,118 @@ capacity() { # field: completed or working
 	exit 1
 }
 
-TSV=$RESULTS/overload.tsv
-echo -e "config\tload\tdegradable_share\tpath\tsent\tlive\tfallback\trefused\ttimeouts\terrors\tlive_p50\tlive_p99\tfallback_p50\tfallback_p99\trefused_p50\trefused_p99\tserver_completed\tworking_after\tworking_5s_after" >"$TSV"
-LOAD_START=$(cat /proc/loadavg) LOAD_DATE=$(date -u +%Y-%m-%dT%H:%MZ)
-for config in "${CONFIGS[@]}"; do
-	case $config in
-		starter) start_app "$config" ;;
-		none) start_app "$config" --degradation.enabled=false ;;
-		*) start_app "$config" --degradation.enabled=false --sample.peer="$config" ;;
-	esac
-	# Warm-up at half the capacity, so that every configuration is measured compiled.
-	"${CLIENT[@]}" "http://127.0.0.1:$PORT" 25 5 "$DEADLINE_MS" "$CORE" "$DEGRADABLE" 0.5 >/dev/null
-	for load in "${LOADS[@]}"; do
-		read -r multiple share <<<"$load"
-		rate=$(awk -v m="$multiple" -v c="$CAPACITY" 'BEGIN { print m * c }')
-		before=$(capacity completed)
-		"${CLIENT[@]}" "http://127.0.0.1:$PORT" "$rate" "$RUN_SECONDS" "$DEADLINE_MS" "$CORE" "$DEGRADABLE" "$share" \
-			>"$WORK/run.tsv"
-		working_after=$(capacity working)
-		completed=$(($(capacity completed) - before))
-		sleep 5
-		working_later=$(capacity working)
-		while IFS=$'\t' read -r path rest; do
-			[[ $share == 0 && $path == "$DEGRADABLE" ]] && continue
-			echo -e "$config\t${multiple}x\t$share\t$path\t$rest\t$completed\t$working_after\t$working_later" >>"$TSV"
-		done <"$WORK/run.tsv"
-		echo "$config ${multiple}x share $share: $(tr '\n' ' ' <"$WORK/run.tsv")| completed $completed, working $working_after, 5 s later $working_later" >&2
+cpu_ticks() { # user + system time of the server, in clock ticks
+	awk '{ print $14 + $15 }' "/proc/$PID/stat"
+}
+
+# Rates in multiples of the capacity, written as requests a second.
+streams() { # "open=PATH@X ..." -> arguments of OverloadClient
+	local stream out=()
+	for stream in $1; do
+		case $stream in
+			open=*)
+				local path=${stream#open=} rates
+				rates=${path#*@}
+				path=${path%@*}
+				if [[ $rates == *">"* ]]; then
+					out+=("open=$path@$(awk -v a="${rates%>*}" -v b="${rates#*>}" -v c=$CAPACITY 'BEGIN { print a * c ">" b * c }')")
+				else
+					out+=("open=$path@$(awk -v a="$rates" -v c=$CAPACITY 'BEGIN { print a * c }')")
+				fi
+				;;
+			*) out+=("$stream") ;;
+		esac
 	done
-	stop_app
+	echo "${out[@]}"
+}
+
+TICKS=$(getconf CLK_TCK)
+TSV=$RESULTS/overload.tsv
+echo -e "threads\tconfig\tscenario\tkind\tpath\tsent\tlive\tfallback\trefused\ttimeouts\terrors\tlive_p50\tlive_p99\tfallback_p50\tfallback_p99\trefused_p50\trefused_p99\trecovery_ms\tstep_timeouts\tserver_completed\tserver_cpu_s\tclient_cpu_s" >"$TSV"
+LOAD_START=$(cat /proc/loadavg) LOAD_DATE=$(date -u +%Y-%m-%dT%H:%MZ)
+for threads in "${THREADS[@]}"; do
+	if [[ $threads == virtual ]]; then
+		java=$VIRTUAL_JAVA
+		thread_flags=(--spring.threads.virtual.enabled=true)
+	else
+		java=$PLATFORM_JAVA
+		thread_flags=()
+	fi
+	for config in "${CONFIGS[@]}"; do
+		case $config in
+			starter) start_app "$config-$threads" "$java" "${thread_flags[@]}" ;;
+			starter-429) start_app "$config-$threads" "$java" "${thread_flags[@]}" --sample.overload.refusal-status=429 ;;
+			*) start_app "$config-$threads" "$java" "${thread_flags[@]}" --degradation.enabled=false --sample.peer="$config" ;;
+		esac
+		# Warm-up: the same kinds of answers at the same rates, so that every configuration is
+		# measured compiled.
+		"${CLIENT[@]}" "http://127.0.0.1:$PORT" 10 "$DEADLINE_MS" open=$CORE@500 closed=$DEGRADABLE@100 >/dev/null
+		sleep 3
+		for scenario in "${SCENARIOS[@]}"; do
+			name=${scenario%%|*}
+			read -r -a args <<<"$(streams "${scenario#*|}")"
+			before=$(capacity completed)
+			ticks_before=$(cpu_ticks)
+			"${CLIENT[@]}" "http://127.0.0.1:$PORT" "$RUN_SECONDS" "$DEADLINE_MS" "${args[@]}" >"$WORK/run.tsv"
+			server_cpu=$(awk -v a="$ticks_before" -v b="$(cpu_ticks)" -v t="$TICKS" 'BEGIN { printf "%.2f", (b - a) / t }')
+			completed=$(($(capacity completed) - before))
+			client_cpu=$(awk -F'\t' '$1 == "client_cpu_seconds" { print $2 }' "$WORK/run.tsv")
+			while IFS=$'\t' read -r kind path rest; do
+				[[ $kind == client_cpu_seconds ]] && continue
+				IFS=$'\t' read -r -a fields <<<"$rest"
+				recovery=${fields[12]:--}
+				step_timeouts=${fields[13]:--}
+				echo -e "$threads\t$config\t$name\t$kind\t$path\t$(IFS=$'\t'; echo "${fields[*]:0:12}")\t$recovery\t$step_timeouts\t$completed\t$server_cpu\t$client_cpu" >>"$TSV"
+			done <"$WORK/run.tsv"
+			echo "$threads $config $name: $(grep -v client_cpu "$WORK/run.tsv" | cut -f2-11 | tr '\n' ' ')| completed $completed, cpu server $server_cpu s client $client_cpu s" >&2
+			# Let what is still running drain before the next scenario.
+			sleep 3
+		done
+		stop_app
+	done
 done
 LOAD_END=$(cat /proc/loadavg)
 
-# The table for docs/overload.md.
+# The tables for docs/overload.md: one per thread model, the configurations side by side.
 TABLE=$WORK/table.md
 {
-	echo "Run on $LOAD_DATE with \`benchmarks/overload.sh\` ($RUN_SECONDS s a load, a ${DEADLINE_MS} ms client deadline, capacity $CAPACITY answers/s: one connection held 20 ms a request). Load average at the start: $LOAD_START; at the end: $LOAD_END."
-	echo
-	echo "| configuration | offered | path | sent | useful (live 2xx) | useful / capacity | fallbacks | fast refusals (503) | client timeouts | live p50 / p99 ms | fallback p99 ms | refusal p99 ms | server completed | still working after / 5 s later |"
-	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-	awk -F'\t' -v capacity="$CAPACITY" -v seconds="$RUN_SECONDS" 'NR > 1 {
-		offered = $2 ((($3 + 0) > 0) ? " (half degradable)" : "")
-		useful = sprintf("%.0f %%", 100 * $6 / (capacity * seconds))
-		printf "| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s / %s |\n", $1, offered, $4, $5, $6, useful, $7, $8, $9, $11, $12, $14, $16, $17, $18, $19
-	}' "$TSV"
+	echo "Run on $LOAD_DATE with \`benchmarks/overload.sh\` ($RUN_SECONDS s a scenario, a ${DEADLINE_MS} ms client deadline, capacity $CAPACITY answers/s: one connection held 20 ms a request). Platform threads on $("$PLATFORM_JAVA" -version 2>&1 | head -1); virtual threads on $( [[ -n $VIRTUAL_JAVA ]] && "$VIRTUAL_JAVA" -version 2>&1 | head -1). Load average at the start: $LOAD_START; at the end: $LOAD_END."
+	for threads in "${THREADS[@]}"; do
+		echo
+		echo "#### $threads threads"
+		echo
+		echo "| scenario | stream | configuration | sent | useful (live 2xx) | useful / capacity | useful / offered | fallbacks | refusals | client timeouts | live p50 / p99 ms | fallback p99 ms | refusal p99 ms | step: p99 back under bound after | answers / server CPU-s | CPU s server / client |"
+		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+		scenario_order=$(printf '%s\n' "${SCENARIOS[@]}" | cut -d'|' -f1 | paste -sd'|')
+		config_order=$(IFS='|'; echo "${CONFIGS[*]}")
+		awk -F'\t' -v threads="$threads" -v capacity="$CAPACITY" -v seconds="$RUN_SECONDS" \
+			-v scenarios="$scenario_order" -v configs="$config_order" '
+			NR > 1 && $1 == threads {
+				key = $2 SUBSEP $3
+				answered[key] += $6 - $10
+				cpu[key] = $21
+				rows[key] = rows[key] $0 "\n"
+			}
+			END {
+				ns = split(scenarios, scenario, "|")
+				nc = split(configs, config, "|")
+				for (s = 1; s <= ns; s++) {
+					for (c = 1; c <= nc; c++) {
+						key = config[c] SUBSEP scenario[s]
+						n = split(rows[key], lines, "\n")
+						for (l = 1; l <= n; l++) {
+							if (lines[l] == "") continue
+							split(lines[l], f, "\t")
+							useful = sprintf("%.0f %%", 100 * f[7] / (capacity * seconds))
+							offered = (f[6] > 0) ? sprintf("%.0f %%", 100 * f[7] / f[6]) : "-"
+							per_cpu = (cpu[key] > 0) ? sprintf("%.0f", answered[key] / cpu[key]) : "-"
+							step = (f[4] == "step") ? ((f[18] == "-") ? "never" : f[18] " ms, " f[19] " timeouts in its 1st s") : ""
+							printf "| %s | `%s` %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s / %s |\n", f[3], f[5], f[4], f[2], f[6], f[7], useful, offered, f[8], f[9], f[10], f[12], f[13], f[15], f[17], step, per_cpu, f[21], f[22]
+						}
+					}
+				}
+			}' "$TSV"
+	done
 } >"$TABLE"
 replace_section docs/overload.md results "$TABLE"
 cat "$TABLE"

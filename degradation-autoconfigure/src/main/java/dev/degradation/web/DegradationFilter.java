@@ -103,6 +103,8 @@ public class DegradationFilter implements Filter {
 
 	private final Duration maxDeadline;
 
+	private final CheapAnswerGate cheapAnswers = CheapAnswerGate.standard();
+
 	/**
 	 * Create a filter that sends {@code X-Degradation-Level} on every answer.
 	 * @param engine the engine whose state decides what is shed
@@ -179,7 +181,7 @@ public class DegradationFilter implements Filter {
 			}
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
-				shed(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
+				shedGated(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
 				return;
 			}
 			if (!reserved) {
@@ -191,7 +193,7 @@ public class DegradationFilter implements Filter {
 			route = route(httpRequest, this.tables.of(state.manifest()));
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
-				shed(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
+				shedGated(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
 				return;
 			}
 		}
@@ -325,11 +327,23 @@ public class DegradationFilter implements Filter {
 			decision = (waited != null) ? waited : NotAdmitted.REFUSED;
 		}
 		if (!(decision instanceof Admitted admitted)) {
-			if (decision == NotAdmitted.SHED && route != null) {
-				shed(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD);
+			boolean gated = (route == null || decision != NotAdmitted.SHED || route.writer().small())
+					&& this.cheapAnswers.enter(deadline);
+			try {
+				if (decision == NotAdmitted.SHED && route != null) {
+					shed(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD);
+				}
+				else {
+					refuse(request, response, active);
+				}
+				if (gated) {
+					response.flushBuffer();
+				}
 			}
-			else {
-				refuse(request, response, active);
+			finally {
+				if (gated) {
+					this.cheapAnswers.leave();
+				}
 			}
 			return;
 		}
@@ -426,6 +440,27 @@ public class DegradationFilter implements Filter {
 		CopyingResponse copying = new CopyingResponse(response, copies, key);
 		chain.doFilter(request, copying);
 		copying.storeIfShareable(request);
+	}
+
+	/**
+	 * Answer a shed route's fallback in turn with the other cheap answers ({@link CheapAnswerGate}),
+	 * the answer sent before the turn is given back.
+	 */
+	private void shedGated(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
+			DegradationState state, String cause, ShedCauseKind kind) throws IOException {
+		boolean gated = route.writer().small() && this.cheapAnswers
+			.enter(Deadline.remainingNanos(request.getHeader(this.deadlineHeader), this.maxDeadline));
+		try {
+			shed(request, response, route, state, cause, kind);
+			if (gated) {
+				response.flushBuffer();
+			}
+		}
+		finally {
+			if (gated) {
+				this.cheapAnswers.leave();
+			}
+		}
 	}
 
 	private void shed(HttpServletRequest request, HttpServletResponse response, ShedRoute route,

@@ -87,6 +87,15 @@ public abstract sealed class FallbackWriter
 	abstract void writeBody(HttpServletRequest request, HttpServletResponse response) throws IOException;
 
 	/**
+	 * Whether this answer is small enough to be written in turn with the other cheap answers
+	 * ({@link CheapAnswerGate}): it fits a socket's send buffer, so that no slow reader can hold a
+	 * turn. A stale copy's size is not known before it is read, so it is not.
+	 */
+	boolean small() {
+		return true;
+	}
+
+	/**
 	 * {@code 204 No Content}.
 	 */
 	static final class Drop extends FallbackWriter {
@@ -125,6 +134,11 @@ public abstract sealed class FallbackWriter
 				.flatMap((header) -> Stream.of(header.getKey(), header.getValue()))
 				.toArray(String[]::new);
 			this.body = fallback.body().getBytes(StandardCharsets.UTF_8);
+		}
+
+		@Override
+		boolean small() {
+			return this.body.length <= CheapAnswerGate.MAX_BODY_BYTES;
 		}
 
 		@Override
@@ -179,6 +193,11 @@ public abstract sealed class FallbackWriter
 
 		StaleAnswers.RouteCopies copies() {
 			return this.copies;
+		}
+
+		@Override
+		boolean small() {
+			return false;
 		}
 
 		@Override

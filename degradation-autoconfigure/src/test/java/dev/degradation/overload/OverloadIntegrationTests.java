@@ -42,11 +42,27 @@ import static org.awaitility.Awaitility.await;
 				"management.endpoints.web.exposure.include=degradation,health" })
 class OverloadIntegrationTests {
 
+	/**
+	 * The status a refused core request gets under the test's manifest.
+	 * @return the status
+	 */
+	int refusalStatus() {
+		return 503;
+	}
+
+	/**
+	 * Whether the requests are served on virtual threads.
+	 * @return whether they are
+	 */
+	boolean virtualThreads() {
+		return false;
+	}
+
 	private static final Duration CLIENT_DEADLINE = Duration.ofSeconds(1);
 
 	private static final Duration LOAD = Duration.ofSeconds(4);
 
-	private static final int CLIENTS = 24;
+	private static final int CLIENTS = 12;
 
 	@LocalServerPort
 	int port;
@@ -65,6 +81,12 @@ class OverloadIntegrationTests {
 			.timeout(Duration.ofSeconds(30))
 			.build();
 		assertThat(client.send(warmUp, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+		HttpRequest thread = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/thread"))
+			.timeout(Duration.ofSeconds(30))
+			.build();
+		assertThat(client.send(thread, HttpResponse.BodyHandlers.ofString()).body().startsWith("VirtualThread"))
+			.as("served on virtual threads")
+			.isEqualTo(virtualThreads());
 		Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
 		List<String> wrong = new CopyOnWriteArrayList<>();
 		AtomicInteger timeouts = new AtomicInteger();
@@ -75,11 +97,13 @@ class OverloadIntegrationTests {
 		try {
 			for (int i = 0; i < CLIENTS; i++) {
 				String path = (i % 2 == 0) ? "/api/checkout" : "/api/recommendations";
+				int refusalStatus = refusalStatus();
 				running.add(pool.submit(() -> {
 					for (int sent = 0; sent < 2000 && System.nanoTime() < end; sent++) {
 						try {
 							HttpResponse<String> response = client.send(request(path), HttpResponse.BodyHandlers.ofString());
-							outcomes.computeIfAbsent(path + " " + classify(response, wrong), (key) -> new LongAdder())
+							outcomes.computeIfAbsent(path + " " + classify(response, refusalStatus, wrong),
+									(key) -> new LongAdder())
 								.increment();
 						}
 						catch (HttpTimeoutException ex) {
@@ -128,7 +152,7 @@ class OverloadIntegrationTests {
 			.build();
 	}
 
-	private static String classify(HttpResponse<String> response, List<String> wrong) {
+	private static String classify(HttpResponse<String> response, int refusalStatus, List<String> wrong) {
 		if (response.statusCode() == 200 && response.headers().firstValue("X-Degraded").isEmpty()) {
 			return "live";
 		}
@@ -136,7 +160,7 @@ class OverloadIntegrationTests {
 				&& response.headers().firstValue("X-Degradation-Reason").orElse("").equals("overload")) {
 			return "fallback";
 		}
-		if (response.statusCode() == 503 && response.headers().firstValue("Retry-After").orElse("").equals("2")
+		if (response.statusCode() == refusalStatus && response.headers().firstValue("Retry-After").orElse("").equals("2")
 				&& response.headers().firstValue("X-Degraded").orElse("").equals("true")) {
 			return "refused";
 		}

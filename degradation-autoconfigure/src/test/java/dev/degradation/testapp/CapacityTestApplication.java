@@ -41,6 +41,11 @@ public class CapacityTestApplication {
 			return Map.of("handler", "checkout", "work", work());
 		}
 
+		@GetMapping("/api/thread")
+		String thread() {
+			return Thread.currentThread().toString();
+		}
+
 		@GetMapping("/api/recommendations")
 		Map<String, Object> recommendations() throws InterruptedException {
 			return Map.of("handler", "recommendations", "work", work());
