@@ -199,11 +199,14 @@ public final class OverloadClient {
 			return this.stepRate != this.rate;
 		}
 
-		/** How many requests are due by now: the rate until the step, the step's rate after it. */
+		/**
+		 * How many requests are due by now (request {@code n} is due at {@link #dueAt(long)}, the
+		 * first one at the start): the rate until the step, the step's rate after it.
+		 */
 		long due(long now) {
 			double before = Math.min(now, this.stepAt) - this.start;
 			double after = Math.max(0, now - this.stepAt);
-			return (long) ((before * this.rate + after * this.stepRate) / 1e9);
+			return (long) Math.floor((before * this.rate + after * this.stepRate) / 1e9) + 1;
 		}
 
 		/** When the request of that number is due. */
