@@ -41,7 +41,8 @@ import dev.degradation.monitor.BreakerState;
  * the API for code that calls a dependency ({@code guards.call("payments", () -> ...)}) and what
  * the {@code RestClient} interceptor looks calls up in. Builds each guard's breaker, time limiter
  * and retry in the given Resilience4j registries, named after the dependency, and reports every
- * transition of a breaker to the engine as evidence of the dependency's state.
+ * transition of a breaker to the engine as evidence of the dependency's state. The calls that need
+ * a thread of their own run on one bounded {@link GuardExecutor}, closed with the guards.
  */
 public final class DependencyGuards implements AutoCloseable {
 
