@@ -1,8 +1,6 @@
 package dev.degradation.client;
 
 import java.net.URI;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
