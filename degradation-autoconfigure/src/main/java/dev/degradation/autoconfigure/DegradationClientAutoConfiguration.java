@@ -6,6 +6,9 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -14,18 +17,24 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.thread.Threading;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 import dev.degradation.client.CallDeadlineFilter;
 import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.GuardExecutor;
 import dev.degradation.client.GuardedCallRetryStrategy;
 import dev.degradation.client.GuardingInterceptor;
+import dev.degradation.client.HttpComponentsAttemptTimeout;
 import dev.degradation.engine.DegradationEngine;
 
 /**
@@ -33,7 +42,10 @@ import dev.degradation.engine.DegradationEngine;
  * {@link DependencyGuards} bean (the API), an interceptor on every {@code RestClient} built from
  * Boot's builder, and the filter that reads a request's deadline. Uses Resilience4j's registries
  * when {@code resilience4j-spring-boot4} defines them, so its endpoints, health and metrics show
- * the starter's breakers; creates its own otherwise.
+ * the starter's breakers; creates its own otherwise. Calls whose HTTP client enforces the
+ * attempt's time limit itself (Apache HttpClient, through a handler this configuration adds to
+ * it) run on their caller's thread; the others on a bounded {@link GuardExecutor}, of virtual
+ * threads when the application runs on them.
  */
 @AutoConfiguration(after = DegradationAutoConfiguration.class,
 		afterName = { "io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
@@ -41,16 +53,27 @@ import dev.degradation.engine.DegradationEngine;
 				"io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration" })
 @ConditionalOnClass({ CircuitBreaker.class, Retry.class, TimeLimiter.class })
 @ConditionalOnBean(DegradationEngine.class)
+@EnableConfigurationProperties(DegradationClientProperties.class)
 public final class DegradationClientAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	GuardExecutor degradationGuardExecutor(DegradationClientProperties properties, Environment environment) {
+		if (Threading.VIRTUAL.isActive(environment)) {
+			return GuardExecutor.of(new VirtualThreadTaskExecutor("degradation-call-"),
+					properties.getMaxThreadedCalls());
+		}
+		return GuardExecutor.platformThreads(properties.getMaxThreadedCalls());
+	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	DependencyGuards degradationDependencyGuards(DegradationEngine engine,
 			ObjectProvider<CircuitBreakerRegistry> breakers, ObjectProvider<TimeLimiterRegistry> timeLimiters,
-			ObjectProvider<RetryRegistry> retries) {
+			ObjectProvider<RetryRegistry> retries, GuardExecutor executor) {
 		return new DependencyGuards(engine, breakers.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				timeLimiters.getIfAvailable(TimeLimiterRegistry::ofDefaults),
-				retries.getIfAvailable(RetryRegistry::ofDefaults));
+				retries.getIfAvailable(RetryRegistry::ofDefaults), executor);
 	}
 
 	@Bean
@@ -72,16 +95,18 @@ public final class DegradationClientAutoConfiguration {
 		@Bean
 		RestClientCustomizer degradationRestClientCustomizer(DependencyGuards guards, DegradationEngine engine,
 				DegradationProperties properties) {
-			GuardingInterceptor interceptor = new GuardingInterceptor(guards,
-					properties.getDeadline().getHeader(), engine.clock());
-			return (builder) -> builder.requestInterceptor(interceptor);
+			// One interceptor per builder: each learns whether its own client enforces the limit.
+			return (builder) -> builder.requestInterceptor(
+					new GuardingInterceptor(guards, properties.getDeadline().getHeader(), engine.clock()));
 		}
 
 	}
 
 	/**
-	 * With Apache HttpClient as the request factory, leaves the retries of guarded calls to their
-	 * guards: HttpClient's own would wait a 503's {@code Retry-After} uncapped inside one attempt.
+	 * With Apache HttpClient as the request factory, gives each guarded attempt its time limit as
+	 * HttpClient's own per-request timeouts, so the call runs on its caller's thread, and leaves
+	 * the retries of guarded calls to their guards: HttpClient's own would wait a 503's
+	 * {@code Retry-After} uncapped inside one attempt.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ HttpClientBuilder.class, ClientHttpRequestFactoryBuilderCustomizer.class })
@@ -91,7 +116,34 @@ public final class DegradationClientAutoConfiguration {
 		ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> degradationHttpComponentsRetryCustomizer(
 				DependencyGuards guards) {
 			GuardedCallRetryStrategy strategy = new GuardedCallRetryStrategy(guards);
-			return (builder) -> builder.withHttpClientCustomizer((client) -> client.setRetryStrategy(strategy));
+			HttpComponentsAttemptTimeout timeout = new HttpComponentsAttemptTimeout();
+			return (builder) -> builder.withHttpClientCustomizer((client) -> client.setRetryStrategy(strategy)
+				.addExecInterceptorFirst(HttpComponentsAttemptTimeout.NAME, timeout));
+		}
+
+	}
+
+	/**
+	 * The executor's meters: calls refused because it was full, calls holding a thread, and its
+	 * bound.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterBinder.class)
+	static class GuardExecutorMetricsConfiguration {
+
+		@Bean
+		MeterBinder degradationGuardExecutorMeterBinder(GuardExecutor executor) {
+			return (registry) -> {
+				FunctionCounter.builder("degradation.guard.executor.rejected", executor, GuardExecutor::rejected)
+					.description("Guarded calls refused because every thread of the guards' executor was taken")
+					.register(registry);
+				Gauge.builder("degradation.guard.executor.active", executor, GuardExecutor::active)
+					.description("Guarded calls holding a thread of the guards' executor")
+					.register(registry);
+				Gauge.builder("degradation.guard.executor.max", executor, GuardExecutor::maxCalls)
+					.description("Most guarded calls that may hold a thread of the guards' executor at once")
+					.register(registry);
+			};
 		}
 
 	}

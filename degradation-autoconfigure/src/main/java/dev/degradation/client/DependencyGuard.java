@@ -6,16 +6,19 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
 import io.github.resilience4j.timelimiter.TimeLimiter;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.client.DependencyUnavailableException.Reason;
@@ -29,16 +32,24 @@ import dev.degradation.manifest.RetryPolicy;
  *
  * <p>Every call gets the smaller of its time limit and the time left of the request's
  * {@link CallDeadline}, less a reserve for the caller's own answer (2 %, at most 20 ms), so that
- * the answer, not only the call, fits in the declared time. Retries (only for the policy's methods, only for answers the
- * classifier calls retryable or for connection errors) wait the server's {@code Retry-After}
- * capped at {@code max_retry_after_ms}, else a jittered exponential backoff, and never start a
- * wait that would end past the budget: all attempts and waits together stay within
- * {@code budget_ms}. Resilience4j's {@code Retry} has no total budget and cannot take its wait
- * from an answer, so the attempts are run here; the {@code Retry} is registered with the same
- * settings so that Resilience4j's endpoints show them. The caller's own interruption is never
- * counted as a failure.
+ * the answer, not only the call, fits in the declared time.
+ *
+ * <p>A call costs no thread of its own where it can: an HTTP call whose client enforces the
+ * attempt's {@link AttemptLimit} as its own per-request timeout runs on the caller's thread, and
+ * its client gives up in time. Any other call (a client without such a timeout, code guarded
+ * through the API) runs on the bounded {@link GuardExecutor}, which refuses a call when full.
+ *
+ * <p>Retries go through the dependency's Resilience4j {@link Retry} (only for the policy's
+ * methods, only for answers the classifier calls retryable or for connection errors): it counts
+ * the attempts and says how long to wait, the server's {@code Retry-After} capped at
+ * {@code max_retry_after_ms}, else a jittered exponential backoff. The guard waits, and never
+ * starts a wait that would end past the budget: all attempts and waits together stay within
+ * {@code budget_ms}, which Resilience4j's {@code Retry} has no notion of. The caller's own
+ * interruption is never counted as a failure.
  */
 public final class DependencyGuard {
+
+	private static final Log logger = LogFactory.getLog(DependencyGuard.class);
 
 	private static final Duration MAX_ANSWER_RESERVE = Duration.ofMillis(20);
 
@@ -50,18 +61,21 @@ public final class DependencyGuard {
 
 	private final Retry retry;
 
-	private final ExecutorService executor;
+	private final GuardExecutor executor;
 
 	private final Clock clock;
 
+	private final Sleeper sleeper;
+
 	DependencyGuard(Dependency dependency, CircuitBreaker breaker, TimeLimiter timeLimiter, Retry retry,
-			ExecutorService executor, Clock clock) {
+			GuardExecutor executor, Clock clock, Sleeper sleeper) {
 		this.dependency = dependency;
 		this.breaker = breaker;
 		this.timeLimiter = timeLimiter;
 		this.retry = retry;
 		this.executor = executor;
 		this.clock = clock;
+		this.sleeper = sleeper;
 	}
 
 	/**
@@ -70,7 +84,8 @@ public final class DependencyGuard {
 	 */
 	DependencyGuard of(Dependency dependency) {
 		return (dependency.equals(this.dependency)) ? this
-				: new DependencyGuard(dependency, this.breaker, this.timeLimiter, this.retry, this.executor, this.clock);
+				: new DependencyGuard(dependency, this.breaker, this.timeLimiter, this.retry, this.executor,
+						this.clock, this.sleeper);
 	}
 
 	/**
@@ -90,7 +105,8 @@ public final class DependencyGuard {
 	}
 
 	/**
-	 * Return the dependency's retry, with the manifest's settings.
+	 * Return the dependency's retry, with the manifest's settings; it decides the retries of
+	 * the guarded calls and counts them.
 	 * @return the retry, as registered in the {@code RetryRegistry}
 	 */
 	public Retry retry() {
@@ -99,18 +115,21 @@ public final class DependencyGuard {
 
 	/**
 	 * Call the dependency once, without retries: for code that is not an HTTP call (a JDBC
-	 * query, an SDK). Any exception is a failure.
+	 * query, an SDK). The call runs on a thread of the guards' bounded executor, so that its
+	 * caller gets an answer at the time limit whatever the call does. Any exception is a failure.
 	 * @param <T> the type of the answer
 	 * @param call the call
 	 * @return its answer
-	 * @throws DependencyUnavailableException if the breaker is open, the call times out or fails
+	 * @throws DependencyUnavailableException if the breaker is open, the call times out or
+	 * fails, or the executor is full
 	 */
 	public <T> T call(Callable<T> call) {
 		return call(null, call, (answer) -> CallOutcome.SUCCESS);
 	}
 
 	/**
-	 * Call the dependency, with retries where the method and the answer allow them.
+	 * Call the dependency, with retries where the method and the answer allow them, each
+	 * attempt on a thread of the guards' bounded executor.
 	 * @param <T> the type of the answer
 	 * @param method the HTTP method of the call, or {@code null} when it is not an HTTP call
 	 * (never retried)
@@ -118,12 +137,12 @@ public final class DependencyGuard {
 	 * @param classifier how an answer is judged
 	 * @return the answer of the last attempt: a good one, or the last retryable one when the
 	 * attempts or the budget ran out
-	 * @throws DependencyUnavailableException if the breaker is open, an attempt times out, or the
-	 * last attempt throws
+	 * @throws DependencyUnavailableException if the breaker is open, an attempt times out, the
+	 * last attempt throws, or the executor is full
 	 */
 	public <T> T call(@Nullable String method, Callable<T> call, Function<T, CallOutcome> classifier) {
 		return attempt(method, (limit) -> call.call(), classifier, (answer) -> {
-		});
+		}, AttemptPlacement.THREAD);
 	}
 
 	/**
@@ -133,10 +152,12 @@ public final class DependencyGuard {
 	 * @param call one attempt
 	 * @param classifier how an answer is judged
 	 * @param discard what to do with an answer that is not returned (close it)
+	 * @param placement where the attempts run: on the caller's thread once the client is known
+	 * to enforce their limit, else on the executor
 	 * @return the answer of the last attempt
 	 */
 	<T> T attempt(@Nullable String method, Attempt<T> call, Function<T, CallOutcome> classifier,
-			java.util.function.Consumer<T> discard) {
+			Consumer<T> discard, AttemptPlacement placement) {
 		CallBudget budget = this.dependency.calls();
 		RetryPolicy policy = budget.retry();
 		boolean retries = method != null && policy.retries(method);
@@ -149,8 +170,8 @@ public final class DependencyGuard {
 		if (end.isAfter(start)) {
 			end = end.minus(answerReserve(Duration.between(start, end)));
 		}
-		int maxAttempts = retries ? policy.maxAttempts() : 1;
-		for (int attempt = 1;; attempt++) {
+		Retry.AsyncContext<CallOutcome> retrying = retries ? this.retry.asyncContext() : null;
+		for (;;) {
 			Duration left = Duration.between(this.clock.instant(), end);
 			if (left.isNegative() || left.isZero()) {
 				throw new DependencyUnavailableException(name(), Reason.TIMEOUT,
@@ -164,26 +185,28 @@ public final class DependencyGuard {
 			long started = System.nanoTime();
 			T answer;
 			try {
-				answer = run(call, limit);
+				answer = once(call, limit, placement);
 			}
 			catch (TimeoutException ex) {
-				this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, ex);
-				this.timeLimiter.onError(ex);
-				throw new DependencyUnavailableException(name(), Reason.TIMEOUT,
-						"no answer within " + limit.toMillis() + " ms", ex);
+				throw timedOut(started, limit, ex);
+			}
+			catch (RejectedExecutionException ex) {
+				// Not the dependency's doing: no evidence for its breaker.
+				this.breaker.releasePermission();
+				throw new DependencyUnavailableException(name(), Reason.EXECUTOR_FULL,
+						"no thread free for the call (" + this.executor.maxCalls() + " guarded calls running)", ex);
 			}
 			catch (InterruptedException ex) {
-				// The caller gave up: no evidence about the dependency.
-				this.breaker.releasePermission();
-				Thread.currentThread().interrupt();
-				throw new CancellationException("Call to '" + name() + "' cancelled by its caller");
+				throw cancelled();
 			}
 			catch (ExecutionException ex) {
 				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+				if (isTimeout(cause)) {
+					throw timedOut(started, limit, cause);
+				}
 				this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, cause);
 				this.timeLimiter.onError(cause);
-				if (attempt < maxAttempts && isConnectionError(cause)
-						&& waitBeforeRetry(attempt, null, end, policy)) {
+				if (retrying != null && waitBeforeRetry(retrying.onError(cause), end)) {
 					continue;
 				}
 				throw new DependencyUnavailableException(name(), Reason.FAILED, String.valueOf(cause.getMessage()),
@@ -199,39 +222,78 @@ public final class DependencyGuard {
 			else {
 				this.breaker.onSuccess(took, TimeUnit.NANOSECONDS);
 			}
-			if (outcome.retryable() && attempt < maxAttempts
-					&& waitBeforeRetry(attempt, outcome.retryAfter(), end, policy)) {
-				discard.accept(answer);
-				continue;
+			if (retrying != null) {
+				if (waitBeforeRetry(retrying.onResult(outcome), end)) {
+					discard.accept(answer);
+					continue;
+				}
+				retrying.onComplete();
 			}
 			return answer;
 		}
 	}
 
-	private <T> T run(Attempt<T> call, Duration limit)
+	/**
+	 * Make one attempt: on the caller's thread when its client is known to enforce the limit,
+	 * else on the executor.
+	 */
+	private <T> T once(Attempt<T> call, Duration limit, AttemptPlacement placement)
 			throws TimeoutException, InterruptedException, ExecutionException {
-		Future<T> future = this.executor.submit(() -> call.call(limit));
-		try {
-			return future.get(limit.toNanos(), TimeUnit.NANOSECONDS);
+		if (!placement.onCallerThread()) {
+			return this.executor.run(() -> limited(call, limit, placement), limit);
 		}
-		finally {
-			// A call that overran, or whose caller gave up, must not hold its thread.
-			future.cancel(true);
+		try {
+			return limited(call, limit, placement);
+		}
+		catch (Exception ex) {
+			if (Thread.currentThread().isInterrupted()) {
+				throw new InterruptedException("Caller interrupted");
+			}
+			throw new ExecutionException(ex);
 		}
 	}
 
+	private <T> T limited(Attempt<T> call, Duration limit, AttemptPlacement placement) throws Exception {
+		try (AttemptLimit attempt = AttemptLimit.begin(limit)) {
+			try {
+				return call.call(limit);
+			}
+			finally {
+				placement.learn(attempt.claimed(), name());
+			}
+		}
+	}
+
+	private DependencyUnavailableException timedOut(long started, Duration limit, Throwable timeout) {
+		this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, timeout);
+		this.timeLimiter.onError(timeout);
+		return new DependencyUnavailableException(name(), Reason.TIMEOUT,
+				"no answer within " + limit.toMillis() + " ms", timeout);
+	}
+
+	private CancellationException cancelled() {
+		// The caller gave up: no evidence about the dependency.
+		this.breaker.releasePermission();
+		Thread.currentThread().interrupt();
+		return new CancellationException("Call to '" + name() + "' cancelled by its caller");
+	}
+
 	/**
-	 * Wait before the next attempt, unless the wait would end past the budget (then the caller
-	 * gets the answer it has).
+	 * Wait what the retry asked for before the next attempt, unless it asked for none or the
+	 * wait would end past the budget (then the caller gets the answer it has).
+	 * @param wait the wait in milliseconds, negative for no further attempt
 	 * @return whether to try again
 	 */
-	private boolean waitBeforeRetry(int attempt, @Nullable Duration retryAfter, Instant end, RetryPolicy policy) {
-		Duration wait = (retryAfter != null) ? min(retryAfter, policy.maxRetryAfter()) : backoff(attempt, policy);
-		if (!this.clock.instant().plus(wait).isBefore(end)) {
+	private boolean waitBeforeRetry(long wait, Instant end) {
+		if (wait < 0) {
+			return false;
+		}
+		Duration pause = Duration.ofMillis(wait);
+		if (!this.clock.instant().plus(pause).isBefore(end)) {
 			return false;
 		}
 		try {
-			Thread.sleep(Math.max(0, wait.toMillis()));
+			this.sleeper.sleep(pause);
 			return true;
 		}
 		catch (InterruptedException ex) {
@@ -241,11 +303,30 @@ public final class DependencyGuard {
 	}
 
 	/**
+	 * The Resilience4j retry settings of a policy: its attempts, which answers and failures are
+	 * retried, and the wait before each retry (the server's {@code Retry-After} capped, else the
+	 * backoff). The budget is the guard's.
+	 */
+	static RetryConfig retryConfig(RetryPolicy policy) {
+		return RetryConfig.<CallOutcome>custom()
+			.maxAttempts(policy.maxAttempts())
+			.retryOnResult(CallOutcome::retryable)
+			.retryOnException(DependencyGuard::isConnectionError)
+			.intervalBiFunction((attempt, answer) -> {
+				Duration retryAfter = answer.isRight() ? answer.get().retryAfter() : null;
+				Duration wait = (retryAfter != null) ? min(retryAfter, policy.maxRetryAfter())
+						: backoff(attempt, policy);
+				return wait.toMillis();
+			})
+			.build();
+	}
+
+	/**
 	 * Exponential from {@code backoff_ms}, with full jitter between half and all of it, so that
 	 * callers that failed together do not retry together.
 	 */
 	private static Duration backoff(int attempt, RetryPolicy policy) {
-		long base = policy.backoff().toMillis() << Math.min(attempt - 1, 20);
+		long base = policy.backoff().toMillis() << Math.min(Math.max(attempt, 1) - 1, 20);
 		long jittered = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
 		return Duration.ofMillis(jittered);
 	}
@@ -254,6 +335,24 @@ public final class DependencyGuard {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof java.net.ConnectException || cause instanceof java.net.NoRouteToHostException
 					|| cause instanceof java.net.UnknownHostException) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Whether a failure is its client's own time-out (the per-request timeout the guard gave it):
+	 * the JDK's {@code HttpTimeoutException}, or an interrupted I/O that no interrupt caused
+	 * (Apache HttpClient's response, connect and connection-request time-outs).
+	 */
+	private static boolean isTimeout(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof TimeoutException
+					|| cause instanceof java.io.InterruptedIOException) {
 				return true;
 			}
 			if (cause.getCause() == cause) {
@@ -290,6 +389,68 @@ public final class DependencyGuard {
 	interface Attempt<T> {
 
 		T call(Duration limit) throws Exception;
+
+	}
+
+	/**
+	 * How the guard waits before a retry: {@code Thread.sleep} (a virtual thread unmounts), a
+	 * clock that a test moves in tests.
+	 */
+	@FunctionalInterface
+	interface Sleeper {
+
+		Sleeper THREAD = (wait) -> Thread.sleep(wait.toMillis());
+
+		void sleep(Duration wait) throws InterruptedException;
+
+	}
+
+	/**
+	 * Where the attempts of the calls through one HTTP client run. A client is known to enforce
+	 * the limit once an attempt's {@link AttemptLimit} was claimed; from then on its attempts run
+	 * on the caller's thread. Should an attempt on the caller's thread go unclaimed (the client
+	 * was replaced), the next ones run on the executor again.
+	 */
+	static final class AttemptPlacement {
+
+		/** Always on the executor: code that no client hook sees. */
+		static final AttemptPlacement THREAD = new AttemptPlacement(false);
+
+		private final boolean learns;
+
+		private volatile boolean callerThread;
+
+		private AttemptPlacement(boolean learns) {
+			this.learns = learns;
+		}
+
+		/**
+		 * Return a placement that starts on the executor and learns from its client.
+		 * @return a new placement
+		 */
+		static AttemptPlacement learning() {
+			return new AttemptPlacement(true);
+		}
+
+		boolean onCallerThread() {
+			return this.callerThread;
+		}
+
+		void learn(boolean claimed, String dependency) {
+			if (!this.learns || claimed == this.callerThread) {
+				return;
+			}
+			this.callerThread = claimed;
+			if (claimed) {
+				logger.debug("The HTTP client of calls to '" + dependency
+						+ "' enforces their time limit: they run on their caller's thread");
+			}
+			else {
+				logger.warn("The HTTP client of calls to '" + dependency + "' did not enforce their time limit "
+						+ "(a request factory without the starter's per-request timeout?): they run on the "
+						+ "guards' bounded executor again");
+			}
+		}
 
 	}
 

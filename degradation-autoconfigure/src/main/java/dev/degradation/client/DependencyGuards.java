@@ -1,8 +1,6 @@
 package dev.degradation.client;
 
 import java.net.URI;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -13,9 +11,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -43,13 +39,15 @@ import dev.degradation.monitor.BreakerState;
  * the API for code that calls a dependency ({@code guards.call("payments", () -> ...)}) and what
  * the {@code RestClient} interceptor looks calls up in. Builds each guard's breaker, time limiter
  * and retry in the given Resilience4j registries, named after the dependency, and reports every
- * transition of a breaker to the engine as evidence of the dependency's state.
+ * transition of a breaker to the engine as evidence of the dependency's state. The calls that need
+ * a thread of their own run on one bounded {@link GuardExecutor}, closed with the guards.
  */
 public final class DependencyGuards implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(DependencyGuards.class);
 
-	private static final AtomicInteger instances = new AtomicInteger();
+	/** How many calls may hold a thread of the default executor at once. */
+	public static final int DEFAULT_MAX_THREADED_CALLS = 200;
 
 	private final DegradationEngine engine;
 
@@ -59,7 +57,11 @@ public final class DependencyGuards implements AutoCloseable {
 
 	private final RetryRegistry retries;
 
-	private final ExecutorService executor;
+	private final GuardExecutor executor;
+
+	private final DependencyGuard.Sleeper sleeper;
+
+	private final ReentrantLock rebuilding = new ReentrantLock();
 
 	/** The names of the breakers this object put in the registry, to tell them from others. */
 	private final Set<String> created = ConcurrentHashMap.newKeySet();
@@ -78,17 +80,33 @@ public final class DependencyGuards implements AutoCloseable {
 	 */
 	public DependencyGuards(DegradationEngine engine, CircuitBreakerRegistry breakers,
 			TimeLimiterRegistry timeLimiters, RetryRegistry retries) {
+		this(engine, breakers, timeLimiters, retries, GuardExecutor.platformThreads(DEFAULT_MAX_THREADED_CALLS));
+	}
+
+	/**
+	 * Create the guards of an engine's dependencies, with the executor for the calls that need a
+	 * thread of their own.
+	 * @param engine the engine that receives the breakers' transitions
+	 * @param breakers the registry the breakers are created in
+	 * @param timeLimiters the registry the time limiters are created in
+	 * @param retries the registry the retries are created in
+	 * @param executor the bounded executor of the calls whose client enforces no per-request
+	 * timeout and of the calls made through {@link #call(String, Callable)}; closed with the
+	 * guards
+	 */
+	public DependencyGuards(DegradationEngine engine, CircuitBreakerRegistry breakers,
+			TimeLimiterRegistry timeLimiters, RetryRegistry retries, GuardExecutor executor) {
+		this(engine, breakers, timeLimiters, retries, executor, DependencyGuard.Sleeper.THREAD);
+	}
+
+	DependencyGuards(DegradationEngine engine, CircuitBreakerRegistry breakers, TimeLimiterRegistry timeLimiters,
+			RetryRegistry retries, GuardExecutor executor, DependencyGuard.Sleeper sleeper) {
 		this.engine = engine;
 		this.breakers = breakers;
 		this.timeLimiters = timeLimiters;
 		this.retries = retries;
-		String prefix = "degradation-call-" + instances.incrementAndGet() + "-";
-		AtomicInteger threads = new AtomicInteger();
-		this.executor = Executors.newCachedThreadPool((task) -> {
-			Thread thread = new Thread(task, prefix + threads.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.executor = executor;
+		this.sleeper = sleeper;
 		this.guarding = build(engine.state().manifest(), Map.of());
 		// Rebuilt at once after a reload, not at the next call: the routes of a dependency whose
 		// old breaker was open are shed, and would make no call that could rebuild them.
@@ -116,13 +134,20 @@ public final class DependencyGuards implements AutoCloseable {
 		return (current.manifest() == manifest) ? current : rebuild(manifest);
 	}
 
-	private synchronized Guarding rebuild(DegradationManifest manifest) {
-		Guarding current = this.guarding;
-		if (current.manifest() != manifest) {
-			current = build(manifest, current.byName());
-			this.guarding = current;
+	private Guarding rebuild(DegradationManifest manifest) {
+		// A lock, not synchronized: a virtual thread that waits here does not pin its carrier.
+		this.rebuilding.lock();
+		try {
+			Guarding current = this.guarding;
+			if (current.manifest() != manifest) {
+				current = build(manifest, current.byName());
+				this.guarding = current;
+			}
+			return current;
 		}
-		return current;
+		finally {
+			this.rebuilding.unlock();
+		}
 	}
 
 	private Guarding build(DegradationManifest manifest, Map<String, DependencyGuard> previous) {
@@ -182,10 +207,7 @@ public final class DependencyGuards implements AutoCloseable {
 		else {
 			timeLimiter = this.timeLimiters.timeLimiter(name, timeLimit);
 		}
-		RetryConfig retryConfig = RetryConfig.custom()
-			.maxAttempts(dependency.calls().retry().maxAttempts())
-			.waitDuration(max(dependency.calls().retry().backoff(), Duration.ofMillis(1)))
-			.build();
+		RetryConfig retryConfig = DependencyGuard.retryConfig(dependency.calls().retry());
 		Retry retry;
 		if (this.retries.find(name).isPresent()) {
 			retry = Retry.of(name, retryConfig, this.retries.getTags());
@@ -194,7 +216,8 @@ public final class DependencyGuards implements AutoCloseable {
 		else {
 			retry = this.retries.retry(name, retryConfig);
 		}
-		return new DependencyGuard(dependency, breaker, timeLimiter, retry, this.executor, this.engine.clock());
+		return new DependencyGuard(dependency, breaker, timeLimiter, retry, this.executor, this.engine.clock(),
+				this.sleeper);
 	}
 
 	/**
@@ -322,11 +345,19 @@ public final class DependencyGuards implements AutoCloseable {
 	}
 
 	/**
+	 * Return the executor of the calls that need a thread of their own.
+	 * @return the executor
+	 */
+	public GuardExecutor executor() {
+		return this.executor;
+	}
+
+	/**
 	 * Stop the threads that run the calls.
 	 */
 	@Override
 	public void close() {
-		this.executor.shutdownNow();
+		this.executor.close();
 	}
 
 	/** Scheme, host and port in lower case, with a default port, then the path. */
@@ -335,10 +366,6 @@ public final class DependencyGuards implements AutoCloseable {
 		int port = (url.getPort() != -1) ? url.getPort() : (scheme.equals("https") ? 443 : 80);
 		String path = (url.getRawPath() != null) ? url.getRawPath() : "";
 		return scheme + "://" + String.valueOf(url.getHost()).toLowerCase(Locale.ROOT) + ":" + port + path;
-	}
-
-	private static Duration max(Duration a, Duration b) {
-		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
 	/**

@@ -2,8 +2,8 @@ package dev.degradation.client;
 
 /**
  * Thrown by a guarded call that did not get an answer from its dependency: the breaker is open,
- * the call ran out of time or budget, or it failed after its retries. The application catches it
- * to give its own reduced answer.
+ * the call ran out of time or budget, it failed after its retries, or no thread was free for it.
+ * The application catches it to give its own reduced answer.
  */
 public class DependencyUnavailableException extends RuntimeException {
 
@@ -54,7 +54,13 @@ public class DependencyUnavailableException extends RuntimeException {
 		TIMEOUT,
 
 		/** The call failed, after any retries. */
-		FAILED
+		FAILED,
+
+		/**
+		 * The call needed a thread of the guards' bounded executor and none was free: it was not
+		 * made, and the dependency's breaker does not count it.
+		 */
+		EXECUTOR_FULL
 
 	}
 

@@ -16,6 +16,12 @@ import org.springframework.http.client.ClientHttpResponse;
  * elsewhere pass untouched. A 5xx answer counts as a failure for the breaker; 503 and 429 may
  * be retried after their {@code Retry-After}; each attempt passes the time it may take on in the
  * deadline header, so the dependency can stop working for a caller that has given up.
+ *
+ * <p>Each attempt's time limit is offered to the HTTP client as its {@link AttemptLimit}. The
+ * first call runs on the guards' bounded executor; once the client has shown that it enforces the
+ * limit as its own per-request timeout (the starter's hook for Apache HttpClient does), the
+ * calls run on their caller's thread and cost no thread of their own. Use one interceptor per
+ * request factory: what it learns is its client's.
  */
 public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 
@@ -24,6 +30,8 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 	private final String deadlineHeader;
 
 	private final Clock clock;
+
+	private final DependencyGuard.AttemptPlacement placement = DependencyGuard.AttemptPlacement.learning();
 
 	/**
 	 * Create an interceptor.
@@ -48,7 +56,7 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 			return guard.attempt(request.getMethod().name(), (Duration limit) -> {
 				request.getHeaders().set(this.deadlineHeader, Long.toString(Math.max(1, limit.toMillis())));
 				return execution.execute(request, body);
-			}, this::judge, ClientHttpResponse::close);
+			}, this::judge, ClientHttpResponse::close, this.placement);
 		}
 		catch (UncheckedIOException ex) {
 			throw ex.getCause();

@@ -9,7 +9,11 @@ import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBre
 import io.github.resilience4j.springboot.retry.autoconfigure.RetryAutoConfiguration;
 import io.github.resilience4j.springboot.timelimiter.autoconfigure.TimeLimiterAutoConfiguration;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -23,6 +27,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.GuardExecutor;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 
@@ -112,6 +117,39 @@ class DegradationClientAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(ClientHttpRequestFactoryBuilderCustomizer.class)
 				.hasSingleBean(DependencyGuards.class));
+	}
+
+	@Test
+	void theGuardsExecutorIsBoundedByAPropertyCountedInMetersAndReplaceable() {
+		this.runner.withPropertyValues("degradation.client.max-threaded-calls=7")
+			.withBean(SimpleMeterRegistry.class)
+			.run((context) -> {
+				GuardExecutor executor = context.getBean(GuardExecutor.class);
+				assertThat(executor.maxCalls()).isEqualTo(7);
+				assertThat(context.getBean(DependencyGuards.class).executor()).isSameAs(executor);
+				SimpleMeterRegistry meters = context.getBean(SimpleMeterRegistry.class);
+				context.getBean(MeterBinder.class).bindTo(meters);
+				assertThat(meters.get("degradation.guard.executor.rejected").functionCounter().count()).isZero();
+				assertThat(meters.get("degradation.guard.executor.max").gauge().value()).isEqualTo(7);
+				assertThat(meters.get("degradation.guard.executor.active").gauge().value()).isZero();
+			});
+		this.runner.withBean("myExecutor", GuardExecutor.class, () -> GuardExecutor.platformThreads(3))
+			.run((context) -> assertThat(context.getBean(DependencyGuards.class).executor().maxCalls()).isEqualTo(3));
+		this.runner.withPropertyValues("degradation.client.max-threaded-calls=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("'max-threaded-calls' must be greater than or equal to 1"));
+	}
+
+	@Test
+	@EnabledForJreRange(max = JRE.JAVA_20)
+	void beforeJava21VirtualThreadsAreAskedForInVainAndTheExecutorKeepsPlatformThreads() {
+		this.runner.withPropertyValues("spring.threads.virtual.enabled=true").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(DependencyGuards.class).call("data", () -> Thread.currentThread().getName()))
+				.startsWith("degradation-call-");
+		});
 	}
 
 	@Test

@@ -13,14 +13,14 @@ import dev.degradation.testapp.CapacityTestApplication;
  * concurrency and admission is the only bound between the connector and the application: core
  * requests beyond capacity are refused at once (here with 429 and its Retry-After), degradable
  * ones get their fallback, nothing is answered after its caller gave up, and the Actuator answers
- * throughout. The build runs on Java 17, where this class is skipped; {@code .ci/run} runs it with
- * the machine's Java 25 JDK (the {@code java25} profile).
+ * throughout. The default test run, on the build's Java 17, leaves it out; the {@code virtual-threads}
+ * profile runs it on the machine's Java 25 JDK, as {@code .ci/run} does.
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
 @SpringBootTest(classes = CapacityTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "degradation.manifest=classpath:manifests/overload-429.yaml", "degradation.probes.enabled=false",
 				"management.endpoints.web.exposure.include=degradation,health", "spring.threads.virtual.enabled=true" })
-class VirtualThreadsOverloadIntegrationTests extends OverloadIntegrationTests {
+class OverloadOnVirtualThreadsTests extends OverloadIntegrationTests {
 
 	@Override
 	int refusalStatus() {

@@ -1,0 +1,31 @@
+package dev.degradation.autoconfigure;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.Assert;
+
+import dev.degradation.client.DependencyGuards;
+
+/**
+ * Settings of the guards of the application's own calls to its dependencies.
+ */
+@ConfigurationProperties("degradation.client")
+public class DegradationClientProperties {
+
+	/**
+	 * Most guarded calls that may hold a thread of the guards' executor at once: calls whose HTTP
+	 * client enforces no per-request timeout, and calls made through DependencyGuards.call. A call
+	 * beyond it is refused at once (DependencyUnavailableException, so its route's fallback).
+	 * Virtual threads when 'spring.threads.virtual.enabled' is true.
+	 */
+	private int maxThreadedCalls = DependencyGuards.DEFAULT_MAX_THREADED_CALLS;
+
+	public int getMaxThreadedCalls() {
+		return this.maxThreadedCalls;
+	}
+
+	public void setMaxThreadedCalls(int maxThreadedCalls) {
+		Assert.isTrue(maxThreadedCalls >= 1, "'max-threaded-calls' must be greater than or equal to 1");
+		this.maxThreadedCalls = maxThreadedCalls;
+	}
+
+}

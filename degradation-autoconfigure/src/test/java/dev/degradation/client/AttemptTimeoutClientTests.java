@@ -1,0 +1,146 @@
+package dev.degradation.client;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.retry.RetryRegistry;
+import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.core5.util.Timeout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.manifest.ManifestLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Where a guarded {@code RestClient} call runs, with real HTTP clients against a dependency on
+ * loopback. Through Apache HttpClient with the starter's {@link HttpComponentsAttemptTimeout}, the
+ * first call shows that the client enforces the attempt's limit, and from then on calls run on
+ * their caller's thread, a hanging one given up by HttpClient itself at the limit. Through a
+ * client the starter cannot give a per-request timeout (the JDK's, as Spring's request factory
+ * sets one timeout for all requests), every call runs on the guards' bounded executor, which
+ * gives up at the limit.
+ */
+class AttemptTimeoutClientTests {
+
+	private static final Duration LIMIT = Duration.ofMillis(300);
+
+	private final LoopbackStub stub = LoopbackStub.start();
+
+	private final DependencyGuards guards = new DependencyGuards(
+			new DegradationEngine(ManifestLoader.standard().load("attempts.yaml", """
+					dependencies:
+					  guarded:
+					    base_url: "%s/guarded"
+					    call_timeout_ms: 300
+					    breaker: { minimum_calls: 100, window_size: 100 }
+					tiers: { t: { priority: 1, routes: [ { path: /x, method: GET, fallback: drop } ] } }
+					""".formatted(this.stub.url()).getBytes(StandardCharsets.UTF_8)), Clock.systemUTC()),
+			CircuitBreakerRegistry.ofDefaults(), TimeLimiterRegistry.ofDefaults(), RetryRegistry.ofDefaults());
+
+	private final CloseableHttpClient apache = HttpClients.custom()
+		.addExecInterceptorFirst(HttpComponentsAttemptTimeout.NAME, new HttpComponentsAttemptTimeout())
+		.build();
+
+	private final List<String> threads = new CopyOnWriteArrayList<>();
+
+	@AfterEach
+	void close() throws Exception {
+		this.stub.close();
+		this.apache.close();
+		this.guards.close();
+	}
+
+	@Test
+	void throughApacheHttpClientCallsRunOnTheirCallersThreadOnceItHasClaimedTheLimit() {
+		RestClient client = client(new HttpComponentsClientHttpRequestFactory(this.apache));
+		this.stub.answer(200, null);
+		assertThat(client.get().uri("/guarded/a").retrieve().body(String.class)).contains("live");
+		assertThat(client.get().uri("/guarded/b").retrieve().body(String.class)).contains("live");
+		assertThat(this.threads.get(0)).startsWith("degradation-call-");
+		assertThat(this.threads.get(1)).isEqualTo(Thread.currentThread().getName());
+		this.stub.hang = true;
+		long started = System.nanoTime();
+		assertThatExceptionOfType(DependencyUnavailableException.class)
+			.isThrownBy(() -> client.get().uri("/guarded/c").retrieve().toBodilessEntity())
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT));
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
+		assertThat(took).isBetween(LIMIT.minusMillis(50), LIMIT.plusMillis(200));
+		assertThat(this.threads.get(2)).isEqualTo(Thread.currentThread().getName());
+		assertThat(this.guards.executor().active()).isZero();
+	}
+
+	@Test
+	void throughTheJdksClientEveryCallRunsOnTheBoundedExecutorWhichGivesUpAtTheLimit() {
+		RestClient client = client(new JdkClientHttpRequestFactory());
+		this.stub.answer(200, null);
+		assertThat(client.get().uri("/guarded/a").retrieve().body(String.class)).contains("live");
+		assertThat(client.get().uri("/guarded/b").retrieve().body(String.class)).contains("live");
+		assertThat(this.threads).allSatisfy((thread) -> assertThat(thread).startsWith("degradation-call-"));
+		this.stub.hang = true;
+		long started = System.nanoTime();
+		assertThatExceptionOfType(DependencyUnavailableException.class)
+			.isThrownBy(() -> client.get().uri("/guarded/c").retrieve().toBodilessEntity())
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT));
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LIMIT.plusMillis(200));
+	}
+
+	@Test
+	void aCallElsewhereKeepsItsClientsOwnTimeouts() {
+		RestClient client = client(new HttpComponentsClientHttpRequestFactory(this.apache));
+		this.stub.answer(200, null);
+		assertThat(client.get().uri("/elsewhere").retrieve().body(String.class)).contains("live");
+		assertThat(this.threads).containsExactly(Thread.currentThread().getName());
+	}
+
+	@Test
+	void theLimitNeverLengthensAShorterTimeoutOfTheClientsOwn() {
+		RequestConfig configured = RequestConfig.custom()
+			.setResponseTimeout(Timeout.ofMilliseconds(100))
+			.setConnectionRequestTimeout(Timeout.DISABLED)
+			.build();
+		RequestConfig limited = HttpComponentsAttemptTimeout.limited(configured, LIMIT);
+		assertThat(limited.getResponseTimeout()).isEqualTo(Timeout.ofMilliseconds(100));
+		assertThat(limited.getConnectionRequestTimeout().toMilliseconds()).isEqualTo(300);
+		assertThat(HttpComponentsAttemptTimeout.limited(RequestConfig.DEFAULT, LIMIT).getResponseTimeout()
+			.convert(TimeUnit.MILLISECONDS)).isEqualTo(300);
+	}
+
+	/**
+	 * Return a guarded client, warmed up by a call elsewhere: a first call takes longer than the
+	 * dependency (the client's classes, its connection).
+	 */
+	private RestClient client(ClientHttpRequestFactory requestFactory) {
+		RestClient client = RestClient.builder()
+			.baseUrl(this.stub.url())
+			.requestFactory(requestFactory)
+			.requestInterceptor(new GuardingInterceptor(this.guards, "x-envoy-expected-rq-timeout-ms",
+					Clock.systemUTC()))
+			.requestInterceptor((request, body, execution) -> {
+				this.threads.add(Thread.currentThread().getName());
+				return execution.execute(request, body);
+			})
+			.build();
+		this.stub.answer(200, null);
+		client.get().uri("/warm-up").retrieve().toBodilessEntity();
+		this.threads.clear();
+		return client;
+	}
+
+}
