@@ -95,6 +95,9 @@ class ManifestVerificationIntegrationTests {
 			RawHttp.Response shed = new RawHttp(port).send("GET", "/api/fn/extras");
 			assertThat(shed.degraded()).isTrue();
 			assertThat(shed.body()).contains("\"source\":\"degraded\"");
+			RawHttp.Response html = new RawHttp(port).send("GET", "/fn/banner.html");
+			assertThat(html.header("Content-Type")).isEqualTo("text/html;charset=UTF-8");
+			assertThat(html.body()).isEqualTo("<p>No banner today</p>");
 		}
 		assertThat(output.getOut()).doesNotContain("matches no handler");
 	}
@@ -132,6 +135,7 @@ class ManifestVerificationIntegrationTests {
 			return RouterFunctions.route()
 				.GET("/api/fn/extras", (request) -> ServerResponse.ok().body("{\"extras\":[1],\"source\":\"live\"}"))
 				.path("/api/fn", (builder) -> builder.GET("/items/{id}", (request) -> ServerResponse.ok().build()))
+				.GET("/fn/banner.html", (request) -> ServerResponse.ok().body("<p>Today: 10% off</p>"))
 				.build();
 		}
 
