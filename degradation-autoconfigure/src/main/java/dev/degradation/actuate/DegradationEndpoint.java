@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -39,6 +40,7 @@ import dev.degradation.engine.SwitchState;
 import dev.degradation.engine.Simulation;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
 import dev.degradation.monitor.BreakerState;
@@ -47,6 +49,8 @@ import dev.degradation.monitor.DependencyStatus;
 import dev.degradation.monitor.ProbeResult;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.OverloadSignal;
+import dev.degradation.web.HandlerRoute;
+import dev.degradation.web.ManifestRouteCheck;
 
 /**
  * The {@code degradation} Actuator endpoint: reads the active shed level, what it sheds and why,
@@ -80,6 +84,10 @@ public class DegradationEndpoint {
 
 	private final @Nullable ManifestReload manifestReload;
 
+	private final @Nullable Supplier<List<HandlerRoute>> handlers;
+
+	private volatile @Nullable HandledRoutes handled;
+
 	/**
 	 * Create an endpoint whose overrides live at most a day, without manifest reload.
 	 * @param engine the engine to show and control
@@ -96,9 +104,23 @@ public class DegradationEndpoint {
 	 * manifest given as a bean has no location)
 	 */
 	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl, @Nullable ManifestReload manifestReload) {
+		this(engine, maxTtl, manifestReload, null);
+	}
+
+	/**
+	 * Create an endpoint that says of every route whether a handler of the application serves it.
+	 * @param engine the engine to show and control
+	 * @param maxTtl the longest time to live an override may ask for
+	 * @param manifestReload how the manifest is reloaded, or {@code null} when it cannot be (a
+	 * manifest given as a bean has no location)
+	 * @param handlers the application's handlers, or {@code null} when they are not known
+	 */
+	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl, @Nullable ManifestReload manifestReload,
+			@Nullable Supplier<List<HandlerRoute>> handlers) {
 		this.engine = engine;
 		this.maxTtl = maxTtl;
 		this.manifestReload = manifestReload;
+		this.handlers = handlers;
 	}
 
 	/**
@@ -347,17 +369,30 @@ public class DegradationEndpoint {
 	}
 
 	private DegradationDescriptor describe(DegradationState state) {
-		DegradationManifest manifest = this.engine.manifest();
+		DegradationManifest manifest = state.manifest();
+		HandledRoutes handledRoutes = handled(manifest);
 		List<TierDescriptor> tiers = new ArrayList<>();
+		List<String> shedTiers = new ArrayList<>();
 		int index = 0;
 		for (Tier tier : manifest.tiers()) {
 			List<RouteDescriptor> routes = new ArrayList<>();
+			boolean everyRouteShed = !tier.routes().isEmpty();
 			for (Route route : tier.routes()) {
 				String cause = state.shedCause(index);
-				routes.add(new RouteDescriptor(route.method(), route.path(), route.fallback().kind(), route.requires(),
-						cause != null, cause, this.engine.fallbackCounts().count(index++)));
+				everyRouteShed = everyRouteShed && cause != null;
+				routes.add(new RouteDescriptor(route.name(), route.method(), route.path(), route.fallback().kind(),
+						fallbackStatus(route.fallback()), route.requires(), cause != null, cause,
+						this.engine.fallbackCounts().count(index), route.position().toString(),
+						handledRoutes.handled(index)));
+				index++;
 			}
-			tiers.add(new TierDescriptor(tier.name(), tier.priority(), state.sheds(tier.priority()), routes));
+			// A tier is shed when every route of it is, whatever the cause: the level, a switch
+			// that turned it off, the dependencies its routes require.
+			boolean shed = state.sheds(tier.priority()) || everyRouteShed;
+			if (shed) {
+				shedTiers.add(tier.name());
+			}
+			tiers.add(new TierDescriptor(tier.name(), tier.priority(), shed, routes));
 		}
 		Map<String, DependencyDescriptor> dependencies = new LinkedHashMap<>();
 		for (Dependency dependency : manifest.dependencies()) {
@@ -413,17 +448,65 @@ public class DegradationEndpoint {
 						admission.refused() + admission.refusedForDeadline(), demand.level());
 			}
 		}
-		return new DegradationDescriptor(state.level(), state.computedLevel(), state.simulation(), state.shedTiers(),
-				state.changedAt(), state.reason(), signals, switches, overrides, overload, tiers, dependencies);
+		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
+				shedTiers, state.changedAt(), state.reason(), signals, switches, overrides, overload, tiers,
+				dependencies);
+	}
+
+	/**
+	 * The status of a fallback's answer, or {@code null} when it depends on what the route holds
+	 * ({@code stale}: its copy, its static answer or 503).
+	 */
+	private static @Nullable Integer fallbackStatus(Fallback fallback) {
+		if (fallback instanceof Fallback.Drop) {
+			return 204;
+		}
+		if (fallback instanceof Fallback.Static staticFallback) {
+			return staticFallback.status();
+		}
+		return (fallback instanceof Fallback.Unavailable) ? 503 : null;
+	}
+
+	/**
+	 * Whether a handler serves each route of the manifest, worked out once per manifest: the
+	 * handlers do not change once the application runs.
+	 */
+	private HandledRoutes handled(DegradationManifest manifest) {
+		HandledRoutes known = this.handled;
+		if (known != null && known.manifest() == manifest) {
+			return known;
+		}
+		List<HandlerRoute> handlerRoutes = (this.handlers != null) ? this.handlers.get() : List.of();
+		List<Route> routes = manifest.routes();
+		@Nullable Boolean[] handled = new Boolean[routes.size()];
+		if (!handlerRoutes.isEmpty()) {
+			for (int i = 0; i < routes.size(); i++) {
+				handled[i] = ManifestRouteCheck.serves(routes.get(i), handlerRoutes);
+			}
+		}
+		known = new HandledRoutes(manifest, handled);
+		this.handled = known;
+		return known;
+	}
+
+	private record HandledRoutes(DegradationManifest manifest, @Nullable Boolean[] routes) {
+
+		@Nullable Boolean handled(int index) {
+			return this.routes[index];
+		}
+
 	}
 
 	/**
 	 * The endpoint's answer.
 	 *
-	 * @param level the active shed level
+	 * @param manifest where the active manifest was loaded from
+	 * @param level the active shed level: every tier whose priority is at most this is shed (a
+	 * switch sheds a tier or a route without raising it)
 	 * @param computedLevel the level that applies when simulation is off
 	 * @param simulation the simulation setting
-	 * @param shedTiers the names of the shed tiers, in shed order
+	 * @param shedTiers the names of the tiers every route of which is shed now, whatever the cause
+	 * (the level, a switch, failed dependencies), in shed order
 	 * @param changedAt when the active level last changed
 	 * @param reason why the active level is what it is
 	 * @param signals what each shed signal demands now, by signal name
@@ -434,7 +517,7 @@ public class DegradationEndpoint {
 	 * @param tiers every tier, in shed order
 	 * @param dependencies every declared dependency by name, in manifest order
 	 */
-	public record DegradationDescriptor(int level, int computedLevel, Simulation simulation, List<String> shedTiers,
+	public record DegradationDescriptor(String manifest, int level, int computedLevel, Simulation simulation, List<String> shedTiers,
 			Instant changedAt, String reason, Map<String, SignalDescriptor> signals, Map<String, SwitchState> switches,
 			List<OverrideDescriptor> overrides, @Nullable OverloadDescriptor overload, List<TierDescriptor> tiers,
 			Map<String, DependencyDescriptor> dependencies) implements OperationResponseBody {
@@ -491,7 +574,7 @@ public class DegradationEndpoint {
 	 *
 	 * @param name the tier name
 	 * @param priority the shed order
-	 * @param shed whether the tier is shed now
+	 * @param shed whether every route of the tier is shed now
 	 * @param routes the tier's routes
 	 */
 	public record TierDescriptor(String name, int priority, boolean shed, List<RouteDescriptor> routes) {
@@ -501,17 +584,24 @@ public class DegradationEndpoint {
 	/**
 	 * A route as shown by the endpoint.
 	 *
+	 * @param name the route's name, by which it is switched alone, or {@code null}
 	 * @param method the HTTP method
 	 * @param path the path pattern
 	 * @param fallback the kind of fallback
+	 * @param fallbackStatus the status its fallback answers with, or {@code null} when that depends
+	 * on what the route holds ({@code stale})
 	 * @param requires the dependencies the route needs
 	 * @param shed whether the route is shed now
 	 * @param shedReason why it is shed, as in the {@code X-Degradation-Reason} header; {@code null}
 	 * when it is not
 	 * @param fallbacksServed how many times the fallback answered since start
+	 * @param position where the route is declared in the manifest, as {@code line:column}
+	 * @param handled whether a handler of the application serves the route, or {@code null} when
+	 * the handlers are not known
 	 */
-	public record RouteDescriptor(String method, String path, String fallback, List<String> requires, boolean shed,
-			@Nullable String shedReason, long fallbacksServed) {
+	public record RouteDescriptor(@Nullable String name, String method, String path, String fallback,
+			@Nullable Integer fallbackStatus, List<String> requires, boolean shed, @Nullable String shedReason,
+			long fallbacksServed, String position, @Nullable Boolean handled) {
 
 	}
 

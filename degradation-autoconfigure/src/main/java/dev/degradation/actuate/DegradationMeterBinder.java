@@ -2,6 +2,7 @@ package dev.degradation.actuate;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
@@ -21,12 +23,14 @@ import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
+import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.ProbeResult;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.OverloadSignal;
+import dev.degradation.web.StaleAnswers;
 
 /**
  * Binds the degradation meters. Every meter but the probe timers is created once, here; the
@@ -45,18 +49,35 @@ import dev.degradation.overload.OverloadSignal;
  * <li>{@code degradation.dependency.error.rate}: gauge per dependency, from 0 to 1</li>
  * <li>{@code degradation.probes}: timer per dependency and outcome (tags {@code dependency},
  * {@code outcome})</li>
+ * <li>{@code degradation.overload.*}: admission under load, only while the manifest has an
+ * {@code overload} section</li>
+ * <li>{@code degradation.stale.*}: the copies of the {@code stale} routes, only while the manifest
+ * has one</li>
  * </ul>
  */
 public class DegradationMeterBinder implements MeterBinder {
 
 	private final DegradationEngine engine;
 
+	private final @Nullable StaleAnswers staleAnswers;
+
 	/**
-	 * Create a binder.
+	 * Create a binder without the meters of the copies of {@code stale} routes.
 	 * @param engine the engine to measure
 	 */
 	public DegradationMeterBinder(DegradationEngine engine) {
+		this(engine, null);
+	}
+
+	/**
+	 * Create a binder.
+	 * @param engine the engine to measure
+	 * @param staleAnswers the copies of the {@code stale} routes, measured while the manifest has
+	 * such a route, or {@code null}
+	 */
+	public DegradationMeterBinder(DegradationEngine engine, @Nullable StaleAnswers staleAnswers) {
 		this.engine = engine;
+		this.staleAnswers = staleAnswers;
 	}
 
 	@Override
@@ -71,69 +92,105 @@ public class DegradationMeterBinder implements MeterBinder {
 		manifestMeters.bind(this.engine.manifest());
 		this.engine.addListener(manifestMeters);
 		this.engine.addListener(new ProbeTimers(registry));
-		for (ShedSignal signal : this.engine.signals()) {
-			if (signal instanceof OverloadSignal overload) {
-				bindOverload(registry, overload);
-			}
-		}
 	}
 
 	/**
-	 * The admission's meters read the signal's current admission, so that they follow a reload;
-	 * without an {@code overload} section they read 0.
+	 * The admission's meters, while the manifest has an {@code overload} section (and admission is
+	 * not switched off); they read the signal's current admission.
 	 */
-	private void bindOverload(MeterRegistry registry, OverloadSignal overload) {
-		Gauge.builder("degradation.overload.limit", overload, (o) -> read(o, Admission::limit))
+	private List<Meter> bindOverload(MeterRegistry registry, DegradationManifest manifest) {
+		List<Meter> meters = new ArrayList<>();
+		if (manifest.overload() == null) {
+			return meters;
+		}
+		for (ShedSignal signal : this.engine.signals()) {
+			if (signal instanceof OverloadSignal overload) {
+				meters.addAll(bindOverload(registry, overload));
+				meters.addAll(bindOverloadTiers(registry, overload, manifest));
+			}
+		}
+		return meters;
+	}
+
+	private static List<Meter> bindOverload(MeterRegistry registry, OverloadSignal overload) {
+		List<Meter> meters = new ArrayList<>();
+		meters.add(Gauge.builder("degradation.overload.limit", overload, (o) -> read(o, Admission::limit))
 			.description("Concurrency limit of admission")
-			.register(registry);
-		Gauge.builder("degradation.overload.inflight", overload, (o) -> read(o, Admission::inflight))
+			.register(registry));
+		meters.add(Gauge.builder("degradation.overload.inflight", overload, (o) -> read(o, Admission::inflight))
 			.description("Requests admitted and not yet answered")
-			.register(registry);
-		Gauge.builder("degradation.overload.waiting", overload, (o) -> read(o, Admission::waiting))
+			.register(registry));
+		meters.add(Gauge.builder("degradation.overload.waiting", overload, (o) -> read(o, Admission::waiting))
 			.description("Core requests waiting for a place")
-			.register(registry);
-		FunctionTimer.builder("degradation.overload.queue", overload, (o) -> (long) read(o, Admission::waits),
+			.register(registry));
+		meters.add(FunctionTimer.builder("degradation.overload.queue", overload, (o) -> (long) read(o, Admission::waits),
 				(o) -> read(o, Admission::waitedNanos), TimeUnit.NANOSECONDS)
 			.description("Time core requests waited for a place")
-			.register(registry);
-		FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::admitted))
+			.register(registry));
+		meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::admitted))
 			.description("Requests by what admission decided")
 			.tag("tier", "any")
 			.tag("outcome", "admitted")
-			.register(registry);
-		FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::refused))
+			.register(registry));
+		meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::refused))
 			.description("Requests by what admission decided")
 			.tag("tier", "core")
 			.tag("outcome", "refused")
-			.register(registry);
-		FunctionCounter.builder("degradation.overload.requests", overload,
+			.register(registry));
+		meters.add(FunctionCounter.builder("degradation.overload.requests", overload,
 				(o) -> read(o, Admission::refusedForDeadline))
 			.description("Requests by what admission decided")
 			.tag("tier", "any")
 			.tag("outcome", "deadline")
-			.register(registry);
+			.register(registry));
+		return meters;
 	}
 
 	/**
 	 * The requests admission answered with a tier's fallback, one counter a tier of the manifest
 	 * (bound again after a reload, with {@link ManifestMeters}).
 	 */
-	private List<Meter> bindOverloadTiers(MeterRegistry registry, DegradationManifest manifest) {
+	private static List<Meter> bindOverloadTiers(MeterRegistry registry, OverloadSignal overload,
+			DegradationManifest manifest) {
 		List<Meter> meters = new ArrayList<>();
-		for (ShedSignal signal : this.engine.signals()) {
-			if (signal instanceof OverloadSignal overload) {
-				for (Tier tier : manifest.tiers()) {
-					meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> {
-						Admission admission = o.admission();
-						return (admission != null) ? admission.shed(o.rank(tier.priority())) : 0;
-					})
-						.description("Requests by what admission decided")
-						.tag("tier", tier.name())
-						.tag("outcome", "shed")
-						.register(registry));
-				}
-			}
+		for (Tier tier : manifest.tiers()) {
+			meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> {
+				Admission admission = o.admission();
+				return (admission != null) ? admission.shed(o.rank(tier.priority())) : 0;
+			})
+				.description("Requests by what admission decided")
+				.tag("tier", tier.name())
+				.tag("outcome", "shed")
+				.register(registry));
 		}
+		return meters;
+	}
+
+	/**
+	 * The copies of the {@code stale} routes, while the manifest has one:
+	 * {@code degradation.stale.entries} and {@code degradation.stale.bytes} (gauges),
+	 * {@code degradation.stale.answers} (counter; tag outcome: stored, served, evicted, refused).
+	 */
+	private List<Meter> bindStale(MeterRegistry registry, DegradationManifest manifest) {
+		List<Meter> meters = new ArrayList<>();
+		StaleAnswers answers = this.staleAnswers;
+		if (answers == null || manifest.routes().stream().noneMatch((route) -> route.fallback() instanceof Fallback.Stale)) {
+			return meters;
+		}
+		meters.add(Gauge.builder("degradation.stale.entries", answers, StaleAnswers::entries)
+			.description("Copies held by the 'stale' routes")
+			.register(registry));
+		meters.add(Gauge.builder("degradation.stale.bytes", answers, StaleAnswers::bytes)
+			.description("Memory held by the copies of the 'stale' routes")
+			.baseUnit("bytes")
+			.register(registry));
+		Map<String, ToDoubleFunction<StaleAnswers>> outcomes = Map.of("stored", StaleAnswers::stored, "served",
+				StaleAnswers::served, "evicted", StaleAnswers::evicted, "refused", StaleAnswers::refused);
+		outcomes.forEach((outcome, count) -> meters
+			.add(FunctionCounter.builder("degradation.stale.answers", answers, count)
+				.description("Answers of the 'stale' routes stored, served from a copy, evicted or refused")
+				.tag("outcome", outcome)
+				.register(registry)));
 		return meters;
 	}
 
@@ -163,7 +220,8 @@ public class DegradationMeterBinder implements MeterBinder {
 			for (Dependency dependency : manifest.dependencies()) {
 				this.meters.addAll(bindDependency(this.registry, dependency.name()));
 			}
-			this.meters.addAll(bindOverloadTiers(this.registry, manifest));
+			this.meters.addAll(bindOverload(this.registry, manifest));
+			this.meters.addAll(bindStale(this.registry, manifest));
 		}
 
 		@Override

@@ -1,12 +1,12 @@
 package dev.degradation.actuate;
 
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
@@ -36,15 +36,21 @@ public class StrictParametersAdvisor implements OperationInvokerAdvisor {
 			.filter((parameter) -> !parameter.getType().getName().startsWith(ACTUATOR_TYPES))
 			.map(OperationParameter::getName)
 			.collect(Collectors.toSet());
+		// The selectors are parts of the URL: a caller never sends them in the body, so they are
+		// not among the keys an operation is said to take.
+		Set<String> taken = parameters.stream()
+			.filter((parameter) -> !parameter.getType().getName().startsWith(ACTUATOR_TYPES))
+			.filter((parameter) -> parameter.getAnnotation(Selector.class) == null)
+			.map(OperationParameter::getName)
+			.collect(Collectors.toCollection(TreeSet::new));
 		return (context) -> {
 			Set<String> unknown = new TreeSet<>(context.getArguments().keySet());
 			unknown.removeAll(known);
 			if (!unknown.isEmpty()) {
 				return DegradationEndpointWebExtension.badRequest("Unknown key" + ((unknown.size() > 1) ? "s " : " ")
 						+ unknown.stream().map((key) -> "'" + key + "'").collect(Collectors.joining(", "))
-						+ "; this operation takes " + (known.isEmpty() ? "no key"
-								: List.copyOf(new TreeSet<>(known)).stream().map((key) -> "'" + key + "'")
-									.collect(Collectors.joining(", "))));
+						+ "; this operation takes " + (taken.isEmpty() ? "no key"
+								: taken.stream().map((key) -> "'" + key + "'").collect(Collectors.joining(", "))));
 			}
 			return invoker.invoke(context);
 		};

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.servlet.DispatcherType;
@@ -35,6 +36,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import dev.degradation.actuate.HealthIndicatorProbe;
@@ -48,6 +50,7 @@ import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.overload.OverloadSignal;
 import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
 
@@ -220,6 +223,13 @@ public final class DegradationAutoConfiguration {
 						engine.clock());
 			}
 
+			@Bean
+			@ConditionalOnMissingBean
+			HealthIndicatorVerification degradationHealthIndicatorVerification(DegradationManifest manifest,
+					ObjectProvider<HealthContributorRegistry> registry, DegradationProperties properties) {
+				return new HealthIndicatorVerification(manifest, registry, properties.getVerify());
+			}
+
 		}
 
 		/**
@@ -321,8 +331,14 @@ public final class DegradationAutoConfiguration {
 			@Bean
 			@ConditionalOnMissingBean
 			ManifestVerification degradationManifestVerification(DegradationManifest manifest,
-					ObjectProvider<RequestMappingHandlerMapping> mappings, DegradationProperties properties) {
-				return new ManifestVerification(manifest, mappings, properties.getVerify());
+					ObjectProvider<RequestMappingHandlerMapping> mappings,
+					ObjectProvider<RouterFunctionMapping> functions, DegradationProperties properties) {
+				return new ManifestVerification(manifest, () -> {
+					List<HandlerRoute> handlers = new ArrayList<>(
+							ManifestVerification.handlerRoutes(mappings.orderedStream()));
+					handlers.addAll(ManifestVerification.functionalRoutes(functions.orderedStream()));
+					return handlers;
+				}, properties.getVerify());
 			}
 
 		}

@@ -1,16 +1,27 @@
 package dev.degradation.autoconfigure;
 
+import java.util.function.BooleanSupplier;
+
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.web.ExposableWebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
+import dev.degradation.actuate.EndpointWriteFilter;
 import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
@@ -38,14 +49,16 @@ public final class DegradationEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationProperties properties,
-			ObjectProvider<ManifestReloader> reloader) {
+			ObjectProvider<ManifestReloader> reloader, ObjectProvider<ManifestVerification> verification) {
 		ManifestReloader manifestReloader = reloader.getIfAvailable();
 		ManifestReload reload = (manifestReloader != null) ? (by) -> {
 			ManifestReloader.Outcome outcome = manifestReloader.reload(by);
 			return new ManifestReload.Result(outcome.status() == ManifestReloader.Outcome.Status.RELOADED,
 					outcome.location(), outcome.problems(), outcome.reason());
 		} : null;
-		return new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload);
+		ManifestVerification handlers = verification.getIfAvailable();
+		return new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload,
+				(handlers != null) ? handlers::handlers : null);
 	}
 
 	@Bean
@@ -54,6 +67,67 @@ public final class DegradationEndpointAutoConfiguration {
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
 	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint) {
 		return new DegradationEndpointWebExtension(endpoint);
+	}
+
+	/**
+	 * Writes over the web are checked before the Actuator reads them ({@link EndpointWriteFilter}),
+	 * after Spring Security, as the degradation filter is.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnAvailableEndpoint(endpoint = DegradationEndpoint.class, exposure = EndpointExposure.WEB)
+	static class EndpointWriteFilterConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
+		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(Environment environment,
+				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
+			String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+			String path = environment.getProperty("management.endpoints.web.path-mapping.degradation", "degradation");
+			String endpointPath = (basePath.endsWith("/") ? basePath : basePath + "/")
+					+ (path.startsWith("/") ? path.substring(1) : path);
+			EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
+			FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
+			registration.setName("degradationEndpointWriteFilter");
+			registration.setOrder(properties.getFilter().getOrder());
+			registration.addUrlPatterns(endpointPath, endpointPath + "/*");
+			return registration;
+		}
+
+	}
+
+	/**
+	 * Whether the endpoint has write operations over the web, which it has only with
+	 * {@code management.endpoint.degradation.access=unrestricted}; looked up at the first write,
+	 * once the endpoints are discovered.
+	 */
+	private static final class Writable implements BooleanSupplier {
+
+		private static final EndpointId DEGRADATION = EndpointId.of("degradation");
+
+		private final ObjectProvider<WebEndpointsSupplier> endpoints;
+
+		private volatile Boolean writable;
+
+		Writable(ObjectProvider<WebEndpointsSupplier> endpoints) {
+			this.endpoints = endpoints;
+		}
+
+		@Override
+		public boolean getAsBoolean() {
+			Boolean known = this.writable;
+			if (known == null) {
+				known = this.endpoints.orderedStream()
+					.flatMap((supplier) -> supplier.getEndpoints().stream())
+					.filter((endpoint) -> DEGRADATION.equals(endpoint.getEndpointId()))
+					.map(ExposableWebEndpoint::getOperations)
+					.flatMap(java.util.Collection::stream)
+					.anyMatch((operation) -> operation.getType() != OperationType.READ);
+				this.writable = known;
+			}
+			return known;
+		}
+
 	}
 
 }

@@ -38,8 +38,10 @@ public class DegradationProperties {
 	private String manifest = DEFAULT_MANIFEST;
 
 	/**
-	 * What to do at startup with a manifest route that no Spring MVC handler serves: 'warn' logs
-	 * it with its position, 'strict' refuses to start, 'off' skips the check.
+	 * What to do at startup with a manifest route that no Spring MVC handler (annotated or
+	 * functional) serves, and with a 'health_indicator' that names no health indicator of the
+	 * application: 'warn' logs it with its position, 'strict' refuses to start, 'off' skips the
+	 * checks.
 	 */
 	private Verify verify = Verify.WARN;
 
@@ -383,7 +385,8 @@ public class DegradationProperties {
 	}
 
 	/**
-	 * What to do with a manifest route that no handler of the application serves.
+	 * What to do with a manifest route that no handler of the application serves, or a
+	 * {@code health_indicator} that names no health indicator of the application.
 	 */
 	public enum Verify {
 
@@ -393,12 +396,12 @@ public class DegradationProperties {
 		OFF,
 
 		/**
-		 * Log each such route at WARN with its position in the manifest.
+		 * Log each such route or indicator at WARN with its position in the manifest.
 		 */
 		WARN,
 
 		/**
-		 * Refuse to start, reporting each such route with its position in the manifest.
+		 * Refuse to start, reporting each such route or indicator with its position in the manifest.
 		 */
 		STRICT
 

@@ -129,7 +129,8 @@ final class FallbackAnswers {
 	private static @Nullable String contentType(Keys keys) {
 		Setting<String> text = keys.values().text(keys.route(), keys.path(), ManifestKeys.CONTENT_TYPE);
 		if (!text.written()) {
-			return Fallback.Static.DEFAULT_CONTENT_TYPE;
+			YamlNode.Entry body = keys.entry(FallbackKey.STATIC_RESPONSE);
+			return defaultContentType((body != null) ? body.value() : null);
 		}
 		if (text.value() == null || text.entry() == null) {
 			return null;
@@ -163,6 +164,25 @@ final class FallbackAnswers {
 			type = new MediaType(type, StandardCharsets.UTF_8);
 		}
 		return type.toString();
+	}
+
+	/**
+	 * Without {@code content_type}, a {@code static_response} that is text starting with markup
+	 * ({@code <p>...}, {@code <!DOCTYPE html>...}) is the HTML (or, with an XML declaration, the
+	 * XML) it looks like: sent as a quoted JSON string, a browser would show the markup as text.
+	 * Anything else is JSON.
+	 */
+	static String defaultContentType(@Nullable YamlNode staticResponse) {
+		if (staticResponse instanceof YamlNode.Scalar scalar && scalar.kind() == YamlNode.Kind.STRING) {
+			String text = scalar.text().strip();
+			if (text.startsWith("<?xml")) {
+				return MediaType.APPLICATION_XML_VALUE;
+			}
+			if (text.startsWith("<") && text.endsWith(">")) {
+				return MediaType.TEXT_HTML_VALUE + ";charset=UTF-8";
+			}
+		}
+		return Fallback.Static.DEFAULT_CONTENT_TYPE;
 	}
 
 	private static boolean isJson(String contentType) {

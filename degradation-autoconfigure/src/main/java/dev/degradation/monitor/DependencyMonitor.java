@@ -68,7 +68,11 @@ public final class DependencyMonitor {
 		this.window.add(result.at(), result.healthy());
 		this.lastProbe = result;
 		judge(result.at());
-		return change(before, "probe " + result.outcome() + ": error rate " + percent(result.at()) + " over "
+		// A failed probe says why (no such health indicator, connection refused, ...), so that the
+		// log line of a change is enough to act on.
+		String why = (!result.healthy() && result.detail() != null && !result.detail().isBlank())
+				? " (" + result.detail() + ")" : "";
+		return change(before, "probe " + result.outcome() + why + ": error rate " + percent(result.at()) + " over "
 				+ this.window.samples(result.at()) + " probes");
 	}
 

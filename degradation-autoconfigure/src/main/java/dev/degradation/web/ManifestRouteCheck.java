@@ -101,6 +101,16 @@ public final class ManifestRouteCheck {
 	}
 
 	/**
+	 * Return whether a handler of the application serves a route.
+	 * @param route the route
+	 * @param handlers the application's request mappings
+	 * @return whether one of them overlaps it
+	 */
+	public static boolean serves(Route route, Collection<HandlerRoute> handlers) {
+		return handlers.stream().anyMatch((handler) -> overlap(route, handler));
+	}
+
+	/**
 	 * Return the YAML path of a route, such as {@code tiers.enhanced.routes[0]}.
 	 * @param tier the route's tier
 	 * @param index the index of the route in its tier

@@ -2,13 +2,18 @@ package dev.degradation.actuate;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.web.HandlerRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * What the endpoint shows of the manifest, without an application around it.
@@ -33,6 +38,35 @@ class DegradationEndpointTests {
 		assertThat(descriptor.dependencies().get("catalog").healthUrl())
 			.hasToString("https://catalog.internal:8443/healthz");
 		assertThat(descriptor.dependencies().get("search").healthUrl()).hasToString("http://search:8080/healthz");
+	}
+
+	@Test
+	void routesCarryTheirNameFallbackStatusPositionAndWhetherAHandlerServesThem() {
+		String manifest = """
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { name: tracking, path: /api/track, method: POST, fallback: drop }
+				      - { path: /vet.html, method: GET, fallback: static, static_response: "<p>resting</p>", status: 200 }
+				      - { path: /api/reviews, method: GET, fallback: unavailable }
+				""";
+		DegradationEngine engine = new DegradationEngine(
+				ManifestLoader.standard().load("m.yaml", manifest.getBytes(StandardCharsets.UTF_8)), Clock.systemUTC());
+		List<HandlerRoute> handlers = List.of(new HandlerRoute(Set.of("POST"), "/api/track", "TrackController#track()"),
+				new HandlerRoute(Set.of("GET"), "/vets.html", "VetController#vets()"),
+				new HandlerRoute(Set.of("GET"), "/api/reviews", "ReviewController#reviews()"));
+		DegradationEndpoint endpoint = new DegradationEndpoint(engine, Duration.ofDays(1), null, () -> handlers);
+		DegradationEndpoint.DegradationDescriptor descriptor = endpoint.degradation();
+		assertThat(descriptor.manifest()).isEqualTo("m.yaml");
+		assertThat(descriptor.tiers().get(0).routes())
+			.extracting(DegradationEndpoint.RouteDescriptor::name, DegradationEndpoint.RouteDescriptor::fallbackStatus,
+					DegradationEndpoint.RouteDescriptor::position, DegradationEndpoint.RouteDescriptor::handled)
+			.containsExactly(tuple("tracking", 204, "5:9", true), tuple(null, 200, "6:9", false),
+					tuple(null, 503, "7:9", true));
+		assertThat(new DegradationEndpoint(engine).degradation().tiers().get(0).routes())
+			.extracting(DegradationEndpoint.RouteDescriptor::handled)
+			.containsOnlyNulls();
 	}
 
 }

@@ -69,6 +69,22 @@ class SwitchIntegrationTests {
 	}
 
 	@Test
+	void theEndpointShowsATierSwitchedOffAsShedThoughTheLevelStaysZero() throws Exception {
+		JsonNode body = actuator().get("/actuator/degradation").json();
+		assertThat(body.get("level").asInt()).isZero();
+		assertThat(body.get("shedTiers")).extracting(JsonNode::asString).containsExactly("enhanced");
+		assertThat(body.get("tiers")).filteredOn((tier) -> tier.get("name").asString().equals("enhanced"))
+			.singleElement()
+			.satisfies((tier) -> {
+				assertThat(tier.get("shed").asBoolean()).isTrue();
+				assertThat(tier.get("routes")).allSatisfy((route) -> assertThat(route.get("shed").asBoolean()).isTrue());
+			});
+		assertThat(body.get("tiers")).filteredOn((tier) -> tier.get("name").asString().equals("best-effort"))
+			.singleElement()
+			.satisfies((tier) -> assertThat(tier.get("shed").asBoolean()).isFalse());
+	}
+
+	@Test
 	void aSwitchWithATimeToLiveEndsByItself() throws Exception {
 		Answer answer = actuator().post(BEST_EFFORT, "{\"state\": \"off\", \"ttl\": \"2s\"}");
 		assertThat(answer.status()).isEqualTo(200);

@@ -452,6 +452,31 @@ class DegradationAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void theOverloadAndStaleMetersComeOnlyWithAnOverloadSectionAndAStaleRoute() {
+		this.runner.withPropertyValues(SHOP).run((context) -> {
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(DegradationMeterBinder.class).bindTo(registry);
+			assertThat(registry.getMeters()).extracting((meter) -> meter.getId().getName())
+				.contains("degradation.level")
+				.noneMatch((name) -> name.startsWith("degradation.overload.") || name.startsWith("degradation.stale."));
+		});
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/overload.yaml").run((context) -> {
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(DegradationMeterBinder.class).bindTo(registry);
+			assertThat(registry.find("degradation.overload.limit").gauge()).isNotNull();
+			assertThat(registry.find("degradation.stale.entries").gauge()).isNull();
+		});
+		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/reduced.yaml",
+				"test.reviews.url=http://127.0.0.1:9/health").run((context) -> {
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(DegradationMeterBinder.class).bindTo(registry);
+			assertThat(registry.find("degradation.stale.entries").gauge()).isNotNull();
+			assertThat(registry.find("degradation.stale.answers").functionCounters()).hasSize(4);
+			assertThat(registry.find("degradation.overload.limit").gauge()).isNull();
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class EngineAwareListenerConfiguration {
 

@@ -6,10 +6,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
 
+import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.InvalidManifestException;
+import dev.degradation.testapp.RawHttp;
 import dev.degradation.testapp.ShopTestApplication;
+import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -71,11 +81,79 @@ class ManifestVerificationIntegrationTests {
 		assertThat(output.getOut()).doesNotContain("matches no handler");
 	}
 
+	@Test
+	void routesServedByFunctionalEndpointsStartUnderStrictVerificationAndAreShed(CapturedOutput output)
+			throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(FunctionalApplication.class)
+			.properties("server.port=0", "degradation.manifest=classpath:manifests/functional.yaml",
+					"degradation.probes.enabled=false", "degradation.verify=strict")
+			.run()) {
+			assertThat(context.isActive()).isTrue();
+			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+			assertThat(new RawHttp(port).send("GET", "/api/fn/extras").degraded()).isFalse();
+			context.getBean(DegradationEngine.class).simulate(1);
+			RawHttp.Response shed = new RawHttp(port).send("GET", "/api/fn/extras");
+			assertThat(shed.degraded()).isTrue();
+			assertThat(shed.body()).contains("\"source\":\"degraded\"");
+			RawHttp.Response html = new RawHttp(port).send("GET", "/fn/banner.html");
+			assertThat(html.header("Content-Type")).isEqualTo("text/html;charset=UTF-8");
+			assertThat(html.body()).isEqualTo("<p>No banner today</p>");
+		}
+		assertThat(output.getOut()).doesNotContain("matches no handler");
+	}
+
+	@Test
+	void aContextWithNoHandlerOfTheManifestIsTakenForPartOfTheApplicationAndNotWarnedAbout(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(FunctionalApplication.class)
+			.properties("server.port=0", "degradation.manifest=classpath:manifests/shop.yaml",
+					"degradation.probes.enabled=false", "degradation.verify=warn")
+			.run()) {
+			assertThat(context.isActive()).isTrue();
+		}
+		assertThat(output.getOut()).doesNotContain("matches no handler")
+			.containsPattern("INFO .*None of the 5 routes of the degradation manifest 'classpath:manifests/shop.yaml' "
+					+ "matches one of the \\d+ handlers of this application context: taken for a context that holds "
+					+ "only part of the application");
+		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(FunctionalApplication.class)
+			.properties("server.port=0", "degradation.manifest=classpath:manifests/shop.yaml",
+					"degradation.probes.enabled=false", "degradation.verify=strict")
+			.run()).isInstanceOf(InvalidManifestException.class);
+	}
+
 	private ConfigurableApplicationContext start(String verify) {
 		return new SpringApplicationBuilder(ShopTestApplication.class)
 			.properties("server.port=0", "degradation.manifest=classpath:manifests/typo.yaml",
 					"degradation.probes.enabled=false", verify)
 			.run();
+	}
+
+	@UnsecuredTestConfiguration
+	static class FunctionalApplication {
+
+		@Bean
+		RouterFunction<ServerResponse> extras() {
+			return RouterFunctions.route()
+				.GET("/api/fn/extras", (request) -> ServerResponse.ok().body("{\"extras\":[1],\"source\":\"live\"}"))
+				.path("/api/fn", (builder) -> builder.GET("/items/{id}", (request) -> ServerResponse.ok().build()))
+				.GET("/fn/banner.html", (request) -> ServerResponse.ok().body("<p>Today: 10% off</p>"))
+				.build();
+		}
+
+		@Bean
+		OupsController oupsController() {
+			return new OupsController();
+		}
+
+	}
+
+	@RestController
+	static class OupsController {
+
+		@GetMapping("/oups")
+		String oups() {
+			throw new IllegalStateException("Expected: controller used to showcase what happens when an exception is thrown");
+		}
+
 	}
 
 }

@@ -253,6 +253,23 @@ class ManifestLoaderTests {
 	}
 
 	@Test
+	void aStaticResponseThatIsMarkupWithoutContentTypeIsSentAsHtmlAsWritten() {
+		DegradationManifest manifest = load("""
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /vets.html, method: GET, fallback: static, static_response: "<p>Vets are resting</p>" }
+				      - { path: /feed.xml, method: GET, fallback: static, static_response: "<?xml version='1.0'?><feed/>" }
+				      - { path: /api/note, method: GET, fallback: static, static_response: "a < b" }
+				""");
+		assertThat(manifest.routes()).extracting(Route::fallback)
+			.containsExactly(new Fallback.Static("<p>Vets are resting</p>", 200, "text/html;charset=UTF-8", Map.of()),
+					new Fallback.Static("<?xml version='1.0'?><feed/>", 200, "application/xml", Map.of()),
+					new Fallback.Static("\"a < b\""));
+	}
+
+	@Test
 	void aStaticResponseMayBeAListOrAPlainValue() {
 		DegradationManifest manifest = load("""
 				tiers:

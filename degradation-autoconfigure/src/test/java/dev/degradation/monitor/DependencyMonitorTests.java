@@ -53,6 +53,18 @@ class DependencyMonitorTests {
 	}
 
 	@Test
+	void theChangeToFailedSaysWhyTheLastProbeFailed() {
+		probe(false);
+		probe(false);
+		this.clock.advance(Duration.ofSeconds(1));
+		DependencyStateChange change = this.monitor.record(new ProbeResult(false, ProbeResult.ERROR,
+				"no health contributor named 'database'", this.clock.instant(), Duration.ofMillis(1)));
+		assertThat(change).isNotNull();
+		assertThat(change.reason())
+			.isEqualTo("probe error (no health contributor named 'database'): error rate 100.0% over 3 probes");
+	}
+
+	@Test
 	void becomesHealthyOnceMinSamplesAreInBelowTheFailureThreshold() {
 		probe(true);
 		probe(false);

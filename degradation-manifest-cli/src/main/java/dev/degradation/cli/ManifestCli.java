@@ -41,7 +41,7 @@ public final class ManifestCli {
 
 	private static final String USAGE = """
 			Usage: java -jar degradation-manifest-cli.jar [options] <manifest.yaml>...
-			       java -jar degradation-manifest-cli.jar walk <manifest.yaml> --base-url <url> [--property <name>=<value>]...
+			       java -jar degradation-manifest-cli.jar walk [<manifest.yaml>] --base-url <url> [--property <name>=<value>]...
 
 			Validates degradation manifests as the starter does at startup, without starting the
 			application. Prints each problem as file:line:column: yaml.path: message, in UTF-8
@@ -58,8 +58,10 @@ public final class ManifestCli {
 
 			walk drives the running service at <url> through its shed sequence with the Actuator's
 			simulation (it needs management.endpoint.degradation.access=unrestricted), checks every
-			route of the manifest at every level, restores the simulation as it found it, and prints
-			each failure with the route's position in the manifest.
+			route at every level, restores the simulation as it found it, and prints each failure
+			with the route's position in the manifest. Without a manifest file it checks the routes
+			of the manifest the service runs, as its endpoint reports them. A route that matches no
+			handler of the service fails.
 
 			Exit status: 0 when every manifest is valid (walk: every route degrades as declared), 2 when
 			one has problems (walk: a route does not), 1 for a usage or I/O error.
@@ -215,8 +217,9 @@ public final class ManifestCli {
 	}
 
 	/**
-	 * {@code walk <manifest> --base-url <url> [--property name=value]...}: drive a running service
-	 * through its shed sequence and check every route at every level ({@link ManifestWalk}).
+	 * {@code walk [<manifest>] --base-url <url> [--property name=value]...}: drive a running service
+	 * through its shed sequence and check every route at every level ({@link ManifestWalk}); without
+	 * a manifest file, the routes are those the service reports.
 	 */
 	private static int walk(String[] args, PrintStream out, PrintStream err) {
 		ManifestValidator validator = ManifestValidator.standard();
@@ -251,8 +254,13 @@ public final class ManifestCli {
 				return usageError(err, "walk takes one manifest, but got '" + file + "' and '" + arg + "'");
 			}
 		}
-		if (file == null || base == null) {
-			return usageError(err, "walk needs a manifest and --base-url <url of the running service>");
+		if (base == null) {
+			return usageError(err, "walk needs --base-url <url of the running service>");
+		}
+		if (file == null) {
+			int status = new ManifestWalk(null, base, out).walk();
+			out.flush();
+			return status;
 		}
 		DegradationManifest manifest;
 		try {

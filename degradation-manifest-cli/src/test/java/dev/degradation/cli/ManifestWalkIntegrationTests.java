@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,13 +21,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code walk} against the sample shop running as its own process (its jar, on loopback): every
- * route degrades as declared, the same shop without the starter fails with every route named, a
- * read-only endpoint is refused with why, and a walk leaves the simulation as it found it.
+ * route degrades as declared, with the manifest file or with only the service's address; a route
+ * that matches no handler fails; the same shop without the starter fails with every route named;
+ * a read-only endpoint is refused with why, in one line; and a walk leaves the simulation as it
+ * found it.
  */
 class ManifestWalkIntegrationTests {
 
@@ -42,6 +46,31 @@ class ManifestWalkIntegrationTests {
 			Walk walk = walk(shop);
 			assertThat(walk.status()).as(walk.out()).isEqualTo(ManifestCli.VALID);
 			assertThat(walk.out()).contains("15 checks at 3 levels, every route degrades as declared");
+		}
+	}
+
+	@Test
+	void withOnlyTheBaseUrlTheWalkChecksTheRoutesOfTheManifestTheServiceRuns() throws Exception {
+		try (Shop shop = Shop.start()) {
+			Walk walk = run("walk", "--base-url", "http://127.0.0.1:" + shop.port);
+			assertThat(walk.status()).as(walk.out()).isEqualTo(ManifestCli.VALID);
+			assertThat(walk.out()).contains("degradation-manifest.yaml against http://127.0.0.1:" + shop.port
+					+ "/: 15 checks at 3 levels, every route degrades as declared");
+		}
+	}
+
+	@Test
+	void aRouteThatMatchesNoHandlerOfTheServiceFailsTheWalk(@TempDir Path directory) throws Exception {
+		Path typo = directory.resolve("degradation-manifest.yaml");
+		Files.writeString(typo, Files.readString(MANIFEST).replace("path: /api/recommendations",
+				"path: /api/recomendations"));
+		try (Shop shop = Shop.start("--degradation.manifest=file:" + typo.toAbsolutePath(), "--degradation.verify=warn")) {
+			Walk walk = run("walk", "--base-url", "http://127.0.0.1:" + shop.port);
+			assertThat(walk.status()).as(walk.out()).isEqualTo(ManifestCli.INVALID);
+			assertThat(walk.out()).containsOnlyOnce("GET /api/recomendations: matches no handler of the service, at any "
+					+ "level")
+				.contains(":55:9: GET /api/recomendations")
+				.contains("1 failed");
 		}
 	}
 
@@ -62,7 +91,9 @@ class ManifestWalkIntegrationTests {
 			Walk walk = walk(shop);
 			assertThat(walk.status()).isEqualTo(ManifestCli.USAGE_OR_IO_ERROR);
 			assertThat(walk.out()).contains("the endpoint is read-only")
-				.contains("management.endpoint.degradation.access=unrestricted");
+				.contains("management.endpoint.degradation.access=unrestricted")
+				.doesNotContain("could not restore");
+			assertThat(walk.out().lines()).hasSize(1);
 		}
 	}
 
@@ -78,13 +109,17 @@ class ManifestWalkIntegrationTests {
 	}
 
 	private static Walk walk(Shop shop) {
+		return run("walk", MANIFEST.toString(), "--base-url", "http://127.0.0.1:" + shop.port, "--property",
+				"sample.dependencies.recommendations-api.url=http://x", "--property",
+				"sample.dependencies.analytics-collector.url=http://x", "--property",
+				"sample.dependencies.personalization-service.url=http://x");
+	}
+
+	private static Walk run(String... args) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		ByteArrayOutputStream err = new ByteArrayOutputStream();
-		int status = ManifestCli.run(new String[] { "walk", MANIFEST.toString(), "--base-url",
-				"http://127.0.0.1:" + shop.port, "--property", "sample.dependencies.recommendations-api.url=http://x",
-				"--property", "sample.dependencies.analytics-collector.url=http://x", "--property",
-				"sample.dependencies.personalization-service.url=http://x" },
-				new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+		int status = ManifestCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+				new PrintStream(err, true, StandardCharsets.UTF_8));
 		return new Walk(status, out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
 	}
 
