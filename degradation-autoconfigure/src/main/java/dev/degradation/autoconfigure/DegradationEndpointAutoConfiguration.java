@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
+import dev.degradation.actuate.DegradationStatusPage;
 import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
@@ -52,8 +53,11 @@ public final class DegradationEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(DegradationEndpoint.class)
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
-	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint) {
-		return new DegradationEndpointWebExtension(endpoint);
+	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint,
+			DegradationProperties properties) {
+		DegradationProperties.Ui ui = properties.getUi();
+		return new DegradationEndpointWebExtension(endpoint,
+				ui.isEnabled() ? new DegradationStatusPage(ui.getRefreshInterval()) : null);
 	}
 
 }
