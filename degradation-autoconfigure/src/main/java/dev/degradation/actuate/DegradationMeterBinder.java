@@ -19,6 +19,7 @@ import dev.degradation.engine.FallbackCounts;
 import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedSignal;
+import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Route;
@@ -45,6 +46,8 @@ import dev.degradation.overload.OverloadSignal;
  * <li>{@code degradation.dependency.error.rate}: gauge per dependency, from 0 to 1</li>
  * <li>{@code degradation.probes}: timer per dependency and outcome (tags {@code dependency},
  * {@code outcome})</li>
+ * <li>{@code degradation.overrides}: gauge of the run-time overrides active now (tag {@code kind}:
+ * {@code simulation}, {@code switch} or {@code dependency})</li>
  * </ul>
  */
 public class DegradationMeterBinder implements MeterBinder {
@@ -67,6 +70,7 @@ public class DegradationMeterBinder implements MeterBinder {
 		FunctionCounter.builder("degradation.level.changes", this.engine, DegradationEngine::levelChanges)
 			.description("Changes of the active shed level")
 			.register(registry);
+		bindOverrides(registry);
 		ManifestMeters manifestMeters = new ManifestMeters(registry);
 		manifestMeters.bind(this.engine.manifest());
 		this.engine.addListener(manifestMeters);
@@ -76,6 +80,29 @@ public class DegradationMeterBinder implements MeterBinder {
 				bindOverload(registry, overload);
 			}
 		}
+	}
+
+	/**
+	 * What operators set at run time, as the endpoint lists it under {@code overrides}: one gauge
+	 * per kind, so that a dashboard shows a forgotten override and when it was set.
+	 */
+	private void bindOverrides(MeterRegistry registry) {
+		Gauge.builder("degradation.overrides", this.engine, (engine) -> (engine.simulation().override() != null) ? 1 : 0)
+			.tag("kind", "simulation")
+			.description("Overrides set at run time through the Actuator and active now")
+			.register(registry);
+		Gauge.builder("degradation.overrides", this.engine, (engine) -> engine.signals()
+			.stream()
+			.filter(SwitchSignal.class::isInstance)
+			.mapToInt((signal) -> ((SwitchSignal) signal).overrides().size())
+			.sum()).tag("kind", "switch").description("Overrides set at run time through the Actuator and active now")
+			.register(registry);
+		Gauge.builder("degradation.overrides", this.engine, (engine) -> engine.manifest()
+			.dependencies()
+			.stream()
+			.filter((dependency) -> engine.dependency(dependency.name()).forced())
+			.count()).tag("kind", "dependency").description("Overrides set at run time through the Actuator and active now")
+			.register(registry);
 	}
 
 	/**
