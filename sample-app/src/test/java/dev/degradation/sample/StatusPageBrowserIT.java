@@ -1,0 +1,169 @@
+package dev.degradation.sample;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.degradation.sample.embedded.EmbeddedDependencies;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The status page ({@code /actuator/degradation/ui}) in a real browser: Debian's Chromium,
+ * headless, driven by Selenium through Debian's ChromeDriver, both started by the test. A
+ * dependency of the shop fails and the page shows it failed, with the routes it sheds, within one
+ * refresh of the endpoint saying so; it recovers and the page says so. The browser resolves no
+ * name but the loopback's, and the page loads nothing but from the shop.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "server.address=127.0.0.1", "sample.health-check-interval-ms=200", "sample.timeout-ms=500",
+				"sample.window-seconds=4", "sample.min-samples=3", "sample.hysteresis-seconds=2",
+				"degradation.ui.refresh-interval=" + StatusPageBrowserIT.REFRESH_MS + "ms" })
+class StatusPageBrowserIT {
+
+	static final long REFRESH_MS = 1000;
+
+	/** One refresh, and the time a loaded two-core machine takes to fetch and draw it. */
+	private static final Duration ONE_REFRESH = Duration.ofMillis(REFRESH_MS).plusMillis(1500);
+
+	private static final String DEPENDENCY = "recommendations-api";
+
+	private static final String ROUTE = "GET /api/recommendations";
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	EmbeddedDependencies dependencies;
+
+	@TempDir
+	Path profile;
+
+	private WebDriver browser;
+
+	@AfterEach
+	void stop() {
+		if (this.browser != null) {
+			this.browser.quit();
+		}
+		this.dependencies.healAll();
+	}
+
+	@Test
+	void aFailedDependencyAndItsShedRoutesShowWithinOneRefreshAndSoDoesItsRecovery() {
+		this.browser = startChromium();
+		ShopClient shop = new ShopClient(this.port);
+		String origin = "http://127.0.0.1:" + this.port;
+		this.browser.get(origin + "/actuator/degradation/ui");
+		await("the page live, the dependency healthy").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> "live".equals(attribute("#connection", "data-connection"))
+					&& "HEALTHY".equals(attribute(dependencyRow(), "data-state")));
+		assertThat(text("#headline")).contains("Serving everything");
+		assertThat(attribute(routeRow(), "data-shed")).isEqualTo("false");
+
+		shop.switchDependency(DEPENDENCY, "failing");
+		await("the endpoint to say the dependency failed").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> failedAndShed(shop.degradation()));
+		await("the page to show it within one refresh").atMost(ONE_REFRESH)
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> "FAILED".equals(attribute(dependencyRow(), "data-state"))
+					&& "true".equals(attribute(routeRow(), "data-shed")));
+		assertThat(text(dependencyRow())).contains(DEPENDENCY, "FAILED", ROUTE);
+		assertThat(text(routeRow())).contains("shed", "dependency:" + DEPENDENCY, "static");
+		assertThat(text("#headline")).contains("route", "shed", "failed: " + DEPENDENCY);
+		assertThat(attribute("#summary", "data-degraded")).isEqualTo("true");
+
+		shop.switchDependency(DEPENDENCY, "healthy");
+		await("the endpoint to say it recovered").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> !failedAndShed(shop.degradation())
+					&& "HEALTHY".equals(shop.degradation().path("dependencies").path(DEPENDENCY).path("state").asString())
+					&& !shed(shop.degradation()));
+		await("the page to show the recovery within one refresh").atMost(ONE_REFRESH)
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> "HEALTHY".equals(attribute(dependencyRow(), "data-state"))
+					&& "false".equals(attribute(routeRow(), "data-shed")));
+		assertThat(text("#headline")).contains("Serving everything");
+		assertThat(attribute("#summary", "data-degraded")).isEqualTo("false");
+
+		@SuppressWarnings("unchecked")
+		List<String> loaded = (List<String>) ((JavascriptExecutor) this.browser).executeScript(
+				"return [location.href].concat(performance.getEntriesByType('resource').map(function (e) { return e.name; }));");
+		assertThat(loaded).hasSizeGreaterThan(3).allSatisfy((url) -> assertThat(url).startsWith(origin + "/actuator/"));
+	}
+
+	private static boolean failedAndShed(JsonNode degradation) {
+		return "FAILED".equals(degradation.path("dependencies").path(DEPENDENCY).path("state").asString())
+				&& shed(degradation);
+	}
+
+	private static boolean shed(JsonNode degradation) {
+		for (JsonNode tier : degradation.path("tiers")) {
+			for (JsonNode route : tier.path("routes")) {
+				if ("/api/recommendations".equals(route.path("path").asString())) {
+					return route.path("shed").asBoolean();
+				}
+			}
+		}
+		throw new AssertionError("No route /api/recommendations in " + degradation);
+	}
+
+	private WebDriver startChromium() {
+		Path chromium = OperatorTool.require("chromium", "chromium");
+		Path chromedriver = OperatorTool.require("chromedriver", "chromium-driver");
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile())
+			.usingAnyFreePort()
+			.build();
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(chromium.toFile());
+		// Headless as root in a container; no background traffic of the browser's own (updates,
+		// sync, metrics); and any host name but the loopback's resolves to nothing, so nothing
+		// the page or the browser asks for can leave the machine.
+		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+				"--disable-background-networking", "--disable-component-update", "--disable-sync",
+				"--disable-default-apps", "--disable-extensions", "--disable-quic", "--no-first-run",
+				"--no-default-browser-check", "--metrics-recording-only", "--window-size=1400,1600",
+				"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--user-data-dir=" + this.profile);
+		return new ChromeDriver(service, options);
+	}
+
+	private String dependencyRow() {
+		return "tr[data-dependency='" + DEPENDENCY + "']";
+	}
+
+	private String routeRow() {
+		return "tr[data-route='" + ROUTE + "']";
+	}
+
+	// Read in one script, so that a refresh that redraws the table between finding an element and
+	// reading it cannot fail the read.
+	private String attribute(String css, String name) {
+		return (String) ((JavascriptExecutor) this.browser).executeScript(
+				"var e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", css,
+				name);
+	}
+
+	private String text(String css) {
+		return (String) ((JavascriptExecutor) this.browser).executeScript(
+				"var e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css);
+	}
+
+}
