@@ -34,7 +34,9 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "sample.health-check-interval-ms=200", "sample.timeout-ms=500",
 				"sample.window-seconds=4", "sample.min-samples=3", "sample.hysteresis-seconds=2",
-				"degradation.ui.refresh-interval=" + StatusPageBrowserIT.REFRESH_MS + "ms" })
+				"degradation.ui.refresh-interval=" + StatusPageBrowserIT.REFRESH_MS + "ms",
+				// Selenium warns that it has no DevTools binding for this Chromium: none is used.
+				"logging.level.org.openqa.selenium=error" })
 class StatusPageBrowserIT {
 
 	static final long REFRESH_MS = 1000;
