@@ -133,8 +133,9 @@
       parts.push('breaker open: ' + open.join(', '));
     }
     byId('headline').textContent = parts.join(' \u00b7 ');
-    byId('reason').textContent = (status.reason ? status.reason : 'Level ' + status.level) +
-      (status.changedAt ? ' (level since ' + time(status.changedAt) + ', ' + ago(status.changedAt) + ')' : '');
+    byId('reason').textContent = 'Level ' + status.level +
+      (status.changedAt ? ' since ' + time(status.changedAt) + ' (' + ago(status.changedAt) + ')' : '') +
+      (status.reason ? ': ' + status.reason : '');
     var simulation = byId('simulation');
     if (status.simulation && status.simulation.enabled) {
       simulation.hidden = false;
@@ -170,7 +171,7 @@
           probe.detail ? sub(probe.detail) : null]
         : ['no probe yet']);
       var shedHere = routes.filter(function (entry) {
-        return entry.route.shed && (entry.route.requires || []).indexOf(name) >= 0;
+        return entry.route.shed && entry.route.shedReason === 'dependency:' + name;
       }).map(function (entry) { return routeName(entry.route); });
       tbody.appendChild(el('tr', { 'data-dependency': name, 'data-state': dependency.state,
         'data-breaker': dependency.breaker }, [
