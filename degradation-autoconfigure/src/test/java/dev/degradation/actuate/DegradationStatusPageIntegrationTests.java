@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.Customizer;
@@ -107,6 +108,28 @@ class DegradationStatusPageIntegrationTests {
 			RawHttp http = new RawHttp(this.port);
 			assertThat(http.send("GET", "/manage/degradation/ui", "Accept: text/html").status()).isEqualTo(200);
 			assertThat(http.send("GET", "/actuator/degradation/ui", "Accept: text/html").status()).isEqualTo(404);
+		}
+
+	}
+
+	@Nested
+	@SpringBootTest(classes = ShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+			properties = { MANIFEST, "degradation.probes.enabled=false",
+					"management.endpoints.web.exposure.include=degradation", "management.server.port=0" })
+	class OnASeparateManagementPort {
+
+		@LocalServerPort
+		int port;
+
+		@LocalManagementPort
+		int managementPort;
+
+		@Test
+		void thePageIsServedWhereTheEndpointIs() throws Exception {
+			assertThat(new RawHttp(this.managementPort).send("GET", "/actuator/degradation/ui", "Accept: text/html")
+				.status()).isEqualTo(200);
+			assertThat(new RawHttp(this.port).send("GET", "/actuator/degradation/ui", "Accept: text/html").status())
+				.isEqualTo(404);
 		}
 
 	}
