@@ -20,7 +20,9 @@ import org.springframework.core.io.Resource;
 /**
  * The web face of the {@link DegradationEndpoint}: a rejected write answers {@code 400} with the
  * reason in the body, whatever the application's error settings, because the caller is usually a
- * CI script that needs to know what it got wrong.
+ * CI script that needs to know what it got wrong. It also serves the live
+ * {@link DegradationStatusPage status page} at {@code ui}, so that the page has the endpoint's
+ * port, base path, exposure and security.
  */
 @EndpointWebExtension(endpoint = DegradationEndpoint.class)
 public class DegradationEndpointWebExtension {
