@@ -11,6 +11,7 @@
   var refreshMs = parseInt(body.getAttribute('data-refresh-ms'), 10) || 3000;
   var source = body.getAttribute('data-source');
   var lastAnswerAt = null;
+  var refreshes = 0;
 
   function el(tag, attributes, children) {
     var node = document.createElement(tag);
@@ -298,6 +299,9 @@
       })
       .then(function (status) {
         render(status);
+        // How many answers the page has drawn, so that a test (or a person) can tell one refresh
+        // from the next.
+        body.setAttribute('data-refreshes', String(++refreshes));
         lastAnswerAt = new Date();
         connection('live', 'Updated ' + lastAnswerAt.toLocaleTimeString() + ', every ' + (refreshMs / 1000) + ' s');
       })
