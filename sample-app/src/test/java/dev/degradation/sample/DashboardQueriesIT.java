@@ -36,8 +36,8 @@ import static org.awaitility.Awaitility.await;
  * where an operator looks for it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "server.address=127.0.0.1", "sample.health-check-interval-ms=200", "sample.timeout-ms=500",
-				"sample.window-seconds=4", "sample.min-samples=3", "sample.hysteresis-seconds=2" })
+		properties = { "server.address=127.0.0.1", "sample.health-check-interval-ms=200", "sample.timeout-ms=1000",
+				"sample.window-seconds=6", "sample.min-samples=3", "sample.hysteresis-seconds=2" })
 class DashboardQueriesIT {
 
 	private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\((.+),\\s*(\\w+)\\)");
