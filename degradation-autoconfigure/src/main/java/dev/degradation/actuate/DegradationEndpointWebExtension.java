@@ -10,27 +10,64 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+import org.springframework.core.io.Resource;
 
 /**
  * The web face of the {@link DegradationEndpoint}: a rejected write answers {@code 400} with the
  * reason in the body, whatever the application's error settings, because the caller is usually a
- * CI script that needs to know what it got wrong.
+ * CI script that needs to know what it got wrong. It also serves the live
+ * {@link DegradationStatusPage status page} at {@code ui}, so that the page has the endpoint's
+ * port, base path, exposure and security.
  */
 @EndpointWebExtension(endpoint = DegradationEndpoint.class)
 public class DegradationEndpointWebExtension {
 
 	private final DegradationEndpoint endpoint;
 
+	private final @Nullable DegradationStatusPage statusPage;
+
 	/**
-	 * Create an extension.
+	 * Create an extension without the status page.
 	 * @param endpoint the endpoint it extends
 	 */
 	public DegradationEndpointWebExtension(DegradationEndpoint endpoint) {
+		this(endpoint, null);
+	}
+
+	/**
+	 * Create an extension.
+	 * @param endpoint the endpoint it extends
+	 * @param statusPage the live status page it serves at {@code ui}, or {@code null} for none
+	 */
+	public DegradationEndpointWebExtension(DegradationEndpoint endpoint, @Nullable DegradationStatusPage statusPage) {
 		this.endpoint = endpoint;
+		this.statusPage = statusPage;
+	}
+
+	/**
+	 * The live status page ({@code GET ui}), when it is on.
+	 * @param page the path segment, {@value DegradationStatusPage#PAGE}
+	 * @return the page, or {@code 404} when it is off or for any other segment
+	 */
+	@ReadOperation(produces = { "text/html", "text/css", "text/javascript" })
+	public @Nullable WebEndpointResponse<Resource> statusPage(@Selector String page) {
+		return (this.statusPage != null) ? this.statusPage.page(page) : null;
+	}
+
+	/**
+	 * The status page's style sheet and script ({@code GET ui/status.css}, {@code ui/status.js}).
+	 * @param page the path segment, {@value DegradationStatusPage#PAGE}
+	 * @param asset the file name
+	 * @return the file, or {@code 404}
+	 */
+	@ReadOperation(produces = { "text/css", "text/javascript", "text/html" })
+	public @Nullable WebEndpointResponse<Resource> statusPageAsset(@Selector String page, @Selector String asset) {
+		return (this.statusPage != null) ? this.statusPage.asset(page, asset) : null;
 	}
 
 	/**

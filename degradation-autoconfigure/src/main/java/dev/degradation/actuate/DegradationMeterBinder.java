@@ -21,6 +21,7 @@ import dev.degradation.engine.FallbackCounts;
 import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedSignal;
+import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Fallback;
@@ -53,6 +54,8 @@ import dev.degradation.web.StaleAnswers;
  * {@code overload} section</li>
  * <li>{@code degradation.stale.*}: the copies of the {@code stale} routes, only while the manifest
  * has one</li>
+ * <li>{@code degradation.overrides}: gauge of the run-time overrides active now (tag {@code kind}:
+ * {@code simulation}, {@code switch} or {@code dependency})</li>
  * </ul>
  */
 public class DegradationMeterBinder implements MeterBinder {
@@ -88,10 +91,34 @@ public class DegradationMeterBinder implements MeterBinder {
 		FunctionCounter.builder("degradation.level.changes", this.engine, DegradationEngine::levelChanges)
 			.description("Changes of the active shed level")
 			.register(registry);
+		bindOverrides(registry);
 		ManifestMeters manifestMeters = new ManifestMeters(registry);
 		manifestMeters.bind(this.engine.manifest());
 		this.engine.addListener(manifestMeters);
 		this.engine.addListener(new ProbeTimers(registry));
+	}
+
+	/**
+	 * What operators set at run time, as the endpoint lists it under {@code overrides}: one gauge
+	 * per kind, so that a dashboard shows a forgotten override and when it was set.
+	 */
+	private void bindOverrides(MeterRegistry registry) {
+		Gauge.builder("degradation.overrides", this.engine, (engine) -> (engine.simulation().override() != null) ? 1 : 0)
+			.tag("kind", "simulation")
+			.description("Overrides set at run time through the Actuator and active now")
+			.register(registry);
+		Gauge.builder("degradation.overrides", this.engine, (engine) -> engine.signals()
+			.stream()
+			.filter(SwitchSignal.class::isInstance)
+			.mapToInt((signal) -> ((SwitchSignal) signal).overrides().size())
+			.sum()).tag("kind", "switch").description("Overrides set at run time through the Actuator and active now")
+			.register(registry);
+		Gauge.builder("degradation.overrides", this.engine, (engine) -> engine.manifest()
+			.dependencies()
+			.stream()
+			.filter((dependency) -> engine.dependency(dependency.name()).forced())
+			.count()).tag("kind", "dependency").description("Overrides set at run time through the Actuator and active now")
+			.register(registry);
 	}
 
 	/**

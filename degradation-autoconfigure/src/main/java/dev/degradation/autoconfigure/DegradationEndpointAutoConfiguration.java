@@ -21,6 +21,7 @@ import org.springframework.core.env.Environment;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
+import dev.degradation.actuate.DegradationStatusPage;
 import dev.degradation.actuate.EndpointWriteFilter;
 import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
@@ -65,8 +66,11 @@ public final class DegradationEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(DegradationEndpoint.class)
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
-	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint) {
-		return new DegradationEndpointWebExtension(endpoint);
+	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint,
+			DegradationProperties properties) {
+		DegradationProperties.Ui ui = properties.getUi();
+		return new DegradationEndpointWebExtension(endpoint,
+				ui.isEnabled() ? new DegradationStatusPage(ui.getRefreshInterval()) : null);
 	}
 
 	/**

@@ -66,6 +66,8 @@ public class DegradationProperties {
 
 	private final Parts parts = new Parts();
 
+	private final Ui ui = new Ui();
+
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -125,6 +127,47 @@ public class DegradationProperties {
 
 	public Parts getParts() {
 		return this.parts;
+	}
+
+	public Ui getUi() {
+		return this.ui;
+	}
+
+	/**
+	 * Settings of the live status page served by the 'degradation' Actuator endpoint at
+	 * '<base path>/degradation/ui'.
+	 */
+	public static class Ui {
+
+		/**
+		 * Whether the 'degradation' endpoint serves its live status page at 'ui'. It has the
+		 * endpoint's exposure and security, and only reads.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How often the status page reads the endpoint again.
+		 */
+		private Duration refreshInterval = Duration.ofSeconds(3);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+		public void setRefreshInterval(Duration refreshInterval) {
+			Assert.isTrue(refreshInterval.toMillis() >= 100,
+					"'degradation.ui.refresh-interval' must be at least 100ms, but was " + refreshInterval);
+			this.refreshInterval = refreshInterval;
+		}
+
 	}
 
 	/**

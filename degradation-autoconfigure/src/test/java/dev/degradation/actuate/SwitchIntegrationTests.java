@@ -102,6 +102,28 @@ class SwitchIntegrationTests {
 	}
 
 	@Test
+	void theOverridesGaugeCountsWhatOperatorsSetAtRunTimeByKind() throws Exception {
+		assertThat(overrides("switch")).isZero();
+		assertThat(overrides("simulation")).isZero();
+		assertThat(overrides("dependency")).isZero();
+		actuator().post(BEST_EFFORT, "{\"state\": \"off\", \"ttl\": \"15m\"}");
+		actuator().post("/actuator/degradation/switches/enhanced", "{\"state\": \"on\"}");
+		actuator().post("/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
+		actuator().post("/actuator/degradation/dependencies/recommendations-api", "{\"state\": \"down\"}");
+		assertThat(overrides("switch")).isEqualTo(2.0);
+		assertThat(overrides("simulation")).isEqualTo(1.0);
+		assertThat(overrides("dependency")).isEqualTo(1.0);
+		actuator().delete(BEST_EFFORT);
+		actuator().delete("/actuator/degradation/dependencies/recommendations-api");
+		assertThat(overrides("switch")).isEqualTo(1.0);
+		assertThat(overrides("dependency")).isZero();
+	}
+
+	private double overrides(String kind) {
+		return this.meters.get("degradation.overrides").tag("kind", kind).gauge().value();
+	}
+
+	@Test
 	void anOverrideSwitchesAConfiguredTierOnUntilRemoved() throws Exception {
 		assertThat(actuator().post("/actuator/degradation/switches/enhanced", "{\"state\": \"on\"}").status())
 			.isEqualTo(200);
