@@ -276,10 +276,7 @@ public final class OverloadClient {
 
 		void record(int status, boolean degraded, long sent, long answered) {
 			long micros = TimeUnit.NANOSECONDS.toMicros(answered - sent);
-			if (answered - sent > TimeUnit.SECONDS.toNanos(3600)) {
-				this.errors.incrementAndGet();
-			}
-			else if (status == 503 || status == 429) {
+			if (status == 503 || status == 429) {
 				this.refused.add(micros);
 			}
 			else if (status >= 200 && status < 300) {

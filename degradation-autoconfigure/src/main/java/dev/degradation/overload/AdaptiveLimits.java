@@ -23,13 +23,13 @@ import com.netflix.concurrency.limits.limit.VegasLimit;
 public final class AdaptiveLimits {
 
 	/** The most requests in flight an adaptive limit may reach. */
-	public static final int MAX_LIMIT = 1000;
+	static final int MAX_LIMIT = 1000;
 
 	/**
 	 * Where an adaptive limit starts: Vegas' own default. Lower, a healthy service that a burst of
 	 * a few dozen concurrent callers reaches before the limit has grown would refuse some of them.
 	 */
-	public static final int INITIAL_LIMIT = 20;
+	static final int INITIAL_LIMIT = 20;
 
 	/** The queue below which the limit grows, for a limit under 100. */
 	static final int ALPHA = 2;

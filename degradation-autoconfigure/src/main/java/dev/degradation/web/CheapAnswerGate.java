@@ -37,8 +37,11 @@ final class CheapAnswerGate {
 
 	private final Semaphore permits;
 
-	CheapAnswerGate(int permits) {
+	private final long maxWaitNanos;
+
+	CheapAnswerGate(int permits, long maxWaitNanos) {
 		this.permits = new Semaphore(permits, true);
+		this.maxWaitNanos = maxWaitNanos;
 	}
 
 	/**
@@ -46,7 +49,7 @@ final class CheapAnswerGate {
 	 * @return the gate
 	 */
 	static CheapAnswerGate standard() {
-		return new CheapAnswerGate(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+		return new CheapAnswerGate(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), MAX_WAIT_NANOS);
 	}
 
 	/**
@@ -56,10 +59,10 @@ final class CheapAnswerGate {
 	 * @return whether a turn was taken, to be given back with {@link #leave()}
 	 */
 	boolean enter(long deadlineNanos) {
-		if (deadlineNanos == 0) {
+		long wait = waitNanos(deadlineNanos);
+		if (wait == 0) {
 			return false;
 		}
-		long wait = (deadlineNanos > 0) ? Math.min(deadlineNanos, MAX_WAIT_NANOS) : MAX_WAIT_NANOS;
 		try {
 			return this.permits.tryAcquire(wait, TimeUnit.NANOSECONDS);
 		}
@@ -67,6 +70,26 @@ final class CheapAnswerGate {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	/**
+	 * Return how long an answer may wait for its turn: at most this gate's longest wait
+	 * ({@link #MAX_WAIT_NANOS} for the standard gate), never past its caller's deadline, not at all
+	 * once that has passed.
+	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed,
+	 * or a negative number for no deadline
+	 * @return the wait, in nanoseconds
+	 */
+	long waitNanos(long deadlineNanos) {
+		return (deadlineNanos < 0) ? this.maxWaitNanos : Math.min(deadlineNanos, this.maxWaitNanos);
+	}
+
+	/**
+	 * Return how many answers are waiting for their turn now.
+	 * @return an estimate, as {@link Semaphore#getQueueLength()} gives it
+	 */
+	int waiting() {
+		return this.permits.getQueueLength();
 	}
 
 	/**

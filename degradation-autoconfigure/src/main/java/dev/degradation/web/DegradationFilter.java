@@ -181,7 +181,8 @@ public class DegradationFilter implements Filter {
 			}
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
-				shedGated(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
+				answerInTurn(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()), null,
+						deadline(httpRequest));
 				return;
 			}
 			if (!reserved) {
@@ -193,7 +194,8 @@ public class DegradationFilter implements Filter {
 			route = route(httpRequest, this.tables.of(state.manifest()));
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
-				shedGated(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()));
+				answerInTurn(httpRequest, httpResponse, route, state, cause, state.shedKind(route.index()), null,
+						deadline(httpRequest));
 				return;
 			}
 		}
@@ -320,30 +322,20 @@ public class DegradationFilter implements Filter {
 			FilterChain chain, DegradationState state, @Nullable ShedRoute route) throws IOException, ServletException {
 		Admission admission = active.admission();
 		int rank = (route != null) ? active.rank(route.priority()) : admission.coreRank();
-		long deadline = Deadline.remainingNanos(request.getHeader(this.deadlineHeader), this.maxDeadline);
+		long deadline = deadline(request);
 		Admission.Decision decision = admission.decide(rank, deadline);
 		if (decision == NotAdmitted.WAIT) {
 			Admitted waited = admission.await(admission.waitBound(deadline));
 			decision = (waited != null) ? waited : NotAdmitted.REFUSED;
 		}
 		if (!(decision instanceof Admitted admitted)) {
-			boolean gated = (route == null || decision != NotAdmitted.SHED || route.writer().small())
-					&& this.cheapAnswers.enter(deadline);
-			try {
-				if (decision == NotAdmitted.SHED && route != null) {
-					shed(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD);
-				}
-				else {
-					refuse(request, response, active);
-				}
-				if (gated) {
-					response.flushBuffer();
-				}
+			if (decision == NotAdmitted.SHED && route != null) {
+				answerInTurn(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD, null,
+						deadline);
 			}
-			finally {
-				if (gated) {
-					this.cheapAnswers.leave();
-				}
+			else {
+				answerInTurn(request, response, null, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD, active,
+						deadline);
 			}
 			return;
 		}
@@ -443,24 +435,35 @@ public class DegradationFilter implements Filter {
 	}
 
 	/**
-	 * Answer a shed route's fallback in turn with the other cheap answers ({@link CheapAnswerGate}),
-	 * the answer sent before the turn is given back.
+	 * Answer a shed route's fallback (with {@code route}) or refuse the request (with
+	 * {@code refusal}) in turn with the other cheap answers ({@link CheapAnswerGate}), the answer
+	 * sent before the turn is given back. A fallback too large to be sure of its send buffer takes
+	 * no turn.
 	 */
-	private void shedGated(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
-			DegradationState state, String cause, ShedCauseKind kind) throws IOException {
-		boolean gated = route.writer().small() && this.cheapAnswers
-			.enter(Deadline.remainingNanos(request.getHeader(this.deadlineHeader), this.maxDeadline));
+	private void answerInTurn(HttpServletRequest request, HttpServletResponse response, @Nullable ShedRoute route,
+			DegradationState state, String cause, ShedCauseKind kind, OverloadSignal.@Nullable Active refusal,
+			long deadline) throws IOException {
+		boolean turn = (route == null || route.writer().small()) && this.cheapAnswers.enter(deadline);
 		try {
-			shed(request, response, route, state, cause, kind);
-			if (gated) {
+			if (route != null) {
+				shed(request, response, route, state, cause, kind);
+			}
+			else if (refusal != null) {
+				refuse(request, response, refusal);
+			}
+			if (turn) {
 				response.flushBuffer();
 			}
 		}
 		finally {
-			if (gated) {
+			if (turn) {
 				this.cheapAnswers.leave();
 			}
 		}
+	}
+
+	private long deadline(HttpServletRequest request) {
+		return Deadline.remainingNanos(request.getHeader(this.deadlineHeader), this.maxDeadline);
 	}
 
 	private void shed(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
