@@ -23,7 +23,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
-import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.servlet.DegradationFilter;
 import dev.degradation.web.RouteTable;
 
 /**

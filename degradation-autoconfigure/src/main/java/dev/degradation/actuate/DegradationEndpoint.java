@@ -48,7 +48,7 @@ import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStatus;
 import dev.degradation.monitor.ProbeResult;
 import dev.degradation.overload.Admission;
-import dev.degradation.overload.OverloadSignal;
+import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.ManifestRouteCheck;
 

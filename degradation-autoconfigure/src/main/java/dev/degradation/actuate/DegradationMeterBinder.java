@@ -30,7 +30,7 @@ import dev.degradation.manifest.Tier;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.ProbeResult;
 import dev.degradation.overload.Admission;
-import dev.degradation.overload.OverloadSignal;
+import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.StaleAnswers;
 
 /**

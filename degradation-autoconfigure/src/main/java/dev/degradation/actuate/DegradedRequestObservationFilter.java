@@ -5,15 +5,16 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationFilter;
 
 import org.springframework.http.server.observation.ServerRequestObservationContext;
+import org.springframework.util.ClassUtils;
 
-import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.RequestDecider;
 
 /**
  * Marks every server request observation (and so {@code http.server.requests}) with a
  * {@code degraded} key, {@code true} for an answer a fallback served and {@code false} otherwise:
  * two values, on every request, so that the metric keeps one set of tag keys and a per-route
  * dashboard can tell the shed traffic from the served one. The route of a shed request is its
- * manifest pattern, set by the {@link DegradationFilter}.
+ * manifest pattern, set by the web stack's adapter of the request decision; on both stacks.
  */
 public class DegradedRequestObservationFilter implements ObservationFilter {
 
@@ -24,13 +25,33 @@ public class DegradedRequestObservationFilter implements ObservationFilter {
 
 	private static final KeyValue SERVED = KeyValue.of(KEY, "false");
 
+	private static final boolean REACTIVE = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			DegradedRequestObservationFilter.class.getClassLoader());
+
 	@Override
 	public Observation.Context map(Observation.Context context) {
 		if (context instanceof ServerRequestObservationContext request) {
-			boolean degraded = request.getCarrier().getAttribute(DegradationFilter.SHED_CAUSE_ATTRIBUTE) != null;
+			boolean degraded = request.getCarrier().getAttribute(RequestDecider.SHED_CAUSE_ATTRIBUTE) != null;
 			request.addLowCardinalityKeyValue(degraded ? DEGRADED : SERVED);
 		}
+		else if (REACTIVE) {
+			Reactive.map(context);
+		}
 		return context;
+	}
+
+	/**
+	 * The reactive stack's server observations, whose types are touched only where Reactor is.
+	 */
+	private static final class Reactive {
+
+		static void map(Observation.Context context) {
+			if (context instanceof org.springframework.http.server.reactive.observation.ServerRequestObservationContext request) {
+				boolean degraded = request.getAttributes().get(RequestDecider.SHED_CAUSE_ATTRIBUTE) != null;
+				request.addLowCardinalityKeyValue(degraded ? DEGRADED : SERVED);
+			}
+		}
+
 	}
 
 }

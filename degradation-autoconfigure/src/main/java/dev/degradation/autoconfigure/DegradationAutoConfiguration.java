@@ -4,10 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 
-import jakarta.servlet.DispatcherType;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -20,12 +17,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.registry.HealthContributorRegistry;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
@@ -35,9 +29,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.util.ClassUtils;
-import org.springframework.web.servlet.function.support.RouterFunctionMapping;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.engine.DegradationEngine;
@@ -48,21 +39,21 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
-import dev.degradation.overload.OverloadSignal;
-import dev.degradation.web.DegradationFilter;
-import dev.degradation.web.HandlerRoute;
+import dev.degradation.engine.OverloadSignal;
+import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
 
 /**
- * Auto-configuration of graceful degradation for a servlet web application: loads the manifest,
- * creates the engine that holds the shed level, probes the dependencies once the application is
- * ready, and registers the filter that serves fallbacks.
- * Backs off when {@code degradation.enabled=false}, outside a servlet web application, and when
- * there is no manifest at an optional location (saying so once at INFO).
+ * Auto-configuration of the core of graceful degradation, on no web stack in particular: loads the
+ * manifest, creates the engine that holds the shed level and its signals (overload, switches),
+ * probes the dependencies once the application is ready, reloads the manifest, and compiles the
+ * route table and the request decision that the servlet and the reactive auto-configurations
+ * ({@link DegradationServletAutoConfiguration}, {@link DegradationReactiveAutoConfiguration})
+ * carry out. Backs off when {@code degradation.enabled=false} and when there is no manifest at an
+ * optional location (saying so once at INFO).
  */
 @AutoConfiguration
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnBooleanProperty(name = "degradation.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DegradationProperties.class)
 public final class DegradationAutoConfiguration {
@@ -105,7 +96,7 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Conditional(OnManifestCondition.class)
 		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
-				DegradationEngine engine, ObjectProvider<FilterRegistrationBean<?>> filters, StaleAnswers staleAnswers) {
+				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers) {
 			ManifestLocation location = ManifestLocation.of(environment);
 			byte[] content;
 			try (InputStream input = location.resolve(resourceLoader).getInputStream()) {
@@ -114,14 +105,8 @@ public final class DegradationAutoConfiguration {
 			catch (IOException ex) {
 				throw new UncheckedIOException("Could not read degradation manifest '" + location.location() + "'", ex);
 			}
-			DegradationFilter filter = filters.orderedStream()
-				.map(FilterRegistrationBean::getFilter)
-				.filter(DegradationFilter.class::isInstance)
-				.map(DegradationFilter.class::cast)
-				.findFirst()
-				.orElse(null);
-			return new ManifestReloader(resourceLoader, environment, engine, filter, staleAnswers, location.location(),
-					content);
+			return new ManifestReloader(resourceLoader, environment, engine, decider.getIfAvailable(), staleAnswers,
+					location.location(), content);
 		}
 
 		@Bean
@@ -273,74 +258,16 @@ public final class DegradationAutoConfiguration {
 			return new StaleAnswers(properties.getStale().toLimits(), engine.clock());
 		}
 
-		@Bean
-		@ConditionalOnMissingBean(name = "degradationFilter")
-		FilterRegistrationBean<DegradationFilter> degradationFilter(DegradationEngine engine, RouteTable routes,
-				DegradationProperties properties, Environment environment,
-				ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader,
-				ObjectProvider<OverloadSignal> overload) {
-			ClassLoader classLoader = resourceLoader.getClassLoader();
-			int order = properties.getFilter().getOrder();
-			checkAfterSecurity(order, environment, classLoader);
-			DegradationFilter filter = new DegradationFilter(engine, routes, actuatorBasePath(environment),
-					properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS,
-					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
-			FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
-			registration.setName("degradationFilter");
-			registration.setOrder(order);
-			registration.setDispatcherTypes(DispatcherType.REQUEST);
-			// Only requests that Spring MVC serves: another servlet's paths are not the manifest's.
-			List<String> dispatcherServlets = dispatcherServletNames(servlets, classLoader);
-			if (!dispatcherServlets.isEmpty()) {
-				registration.setServletNames(dispatcherServlets);
-			}
-			return registration;
-		}
-
-		private static List<String> dispatcherServletNames(ObjectProvider<ServletRegistrationBean<?>> servlets,
-				@Nullable ClassLoader classLoader) {
-			if (!ClassUtils.isPresent(DISPATCHER_SERVLET_CLASS, classLoader)) {
-				return List.of();
-			}
-			Class<?> dispatcherServlet = ClassUtils.resolveClassName(DISPATCHER_SERVLET_CLASS, classLoader);
-			return servlets.orderedStream()
-				.filter((registration) -> dispatcherServlet.isInstance(registration.getServlet()))
-				.map(ServletRegistrationBean::getServletName)
-				.toList();
-		}
-
 		/**
-		 * A fallback must never answer a request that Spring Security has not authenticated yet.
+		 * The request decision both web stacks carry out; the Actuator's base path is never shed
+		 * nor refused.
 		 */
-		private static void checkAfterSecurity(int order, Environment environment, @Nullable ClassLoader classLoader) {
-			if (!ClassUtils.isPresent(SECURITY_FILTER_CHAIN_CLASS, classLoader)) {
-				return;
-			}
-			int securityOrder = environment.getProperty("spring.security.filter.order", Integer.class, -100);
-			if (order <= securityOrder) {
-				throw new IllegalStateException("'degradation.filter.order' (" + order
-						+ ") must be greater than 'spring.security.filter.order' (" + securityOrder
-						+ "), so that Spring Security authenticates a request before a fallback can answer it");
-			}
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(RequestMappingHandlerMapping.class)
-		static class ManifestVerificationConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean
-			ManifestVerification degradationManifestVerification(DegradationManifest manifest,
-					ObjectProvider<RequestMappingHandlerMapping> mappings,
-					ObjectProvider<RouterFunctionMapping> functions, DegradationProperties properties) {
-				return new ManifestVerification(manifest, () -> {
-					List<HandlerRoute> handlers = new ArrayList<>(
-							ManifestVerification.handlerRoutes(mappings.orderedStream()));
-					handlers.addAll(ManifestVerification.functionalRoutes(functions.orderedStream()));
-					return handlers;
-				}, properties.getVerify());
-			}
-
+		@Bean
+		@ConditionalOnMissingBean
+		RequestDecider degradationRequestDecider(DegradationEngine engine, RouteTable routes,
+				DegradationProperties properties, Environment environment, ObjectProvider<OverloadSignal> overload) {
+			return new RequestDecider(engine, routes, actuatorBasePath(environment), overload.getIfUnique(),
+					properties.getDeadline().getHeader(), properties.getDeadline().getMax());
 		}
 
 		private static @Nullable String actuatorBasePath(Environment environment) {

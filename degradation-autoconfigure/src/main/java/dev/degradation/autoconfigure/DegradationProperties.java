@@ -10,7 +10,7 @@ import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
 import dev.degradation.engine.SwitchState;
-import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.servlet.DegradationFilter;
 import dev.degradation.web.StaleAnswers;
 
 /**

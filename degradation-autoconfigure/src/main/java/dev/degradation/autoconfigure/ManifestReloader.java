@@ -20,14 +20,14 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ManifestProblem;
-import dev.degradation.web.DegradationFilter;
+import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
 
 /**
  * Loads the manifest from its configured location, at startup and again on request (the
  * Actuator) or when the Environment changes (a Spring Cloud refresh), without a restart. A new
- * manifest is validated whole and compiled before anything changes; then the filter's route table
+ * manifest is validated whole and compiled before anything changes; then the decision's route table
  * and the engine's manifest are swapped together, so that no request sees a half-built table. A
  * manifest with any problem is refused with every positioned problem, and the active one stays
  * whole. Reloads are serialized.
@@ -42,7 +42,7 @@ public class ManifestReloader {
 
 	private final DegradationEngine engine;
 
-	private final @Nullable DegradationFilter filter;
+	private final @Nullable RequestDecider decider;
 
 	private final StaleAnswers staleAnswers;
 
@@ -59,18 +59,18 @@ public class ManifestReloader {
 	 * @param resourceLoader how the location is resolved
 	 * @param environment where the location and the placeholders come from
 	 * @param engine the engine whose manifest is replaced
-	 * @param filter the filter whose route table is replaced, or {@code null} without one
+	 * @param decider the request decision whose route table is replaced, or {@code null} without one
 	 * @param staleAnswers where the {@code stale} routes of a new manifest keep their copies
 	 * @param loadedLocation the location the active manifest was loaded from
 	 * @param loadedContent its bytes, to tell whether the file changed
 	 */
 	public ManifestReloader(ResourceLoader resourceLoader, Environment environment, DegradationEngine engine,
-			@Nullable DegradationFilter filter, StaleAnswers staleAnswers, String loadedLocation,
+			@Nullable RequestDecider decider, StaleAnswers staleAnswers, String loadedLocation,
 			byte[] loadedContent) {
 		this.resourceLoader = resourceLoader;
 		this.environment = environment;
 		this.engine = engine;
-		this.filter = filter;
+		this.decider = decider;
 		this.staleAnswers = staleAnswers;
 		this.loadedLocation = loadedLocation;
 		this.loadedContent = loadedContent;
@@ -136,8 +136,8 @@ public class ManifestReloader {
 		catch (RuntimeException ex) {
 			return refused(by, location.location(), List.of(), ex.getMessage());
 		}
-		if (this.filter != null) {
-			this.filter.prepare(table);
+		if (this.decider != null) {
+			this.decider.prepare(table);
 		}
 		this.engine.replace(manifest);
 		this.loadedLocation = location.location();

@@ -1,5 +1,10 @@
 package dev.degradation.client;
 
+import java.io.IOException;
+import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown by a guarded call that did not get an answer from its dependency: the breaker is open,
  * the call ran out of time or budget, it failed after its retries, or no thread was free for it.
@@ -19,8 +24,8 @@ public class DependencyUnavailableException extends RuntimeException {
 	 * @param cause the failure of the last attempt, if any
 	 */
 	public DependencyUnavailableException(String dependency, Reason reason, String message,
-			@org.jspecify.annotations.Nullable Throwable cause) {
-		super("Dependency '" + dependency + "' unavailable (" + reason.name().toLowerCase(java.util.Locale.ROOT)
+			@Nullable Throwable cause) {
+		super("Dependency '" + dependency + "' unavailable (" + reason.name().toLowerCase(Locale.ROOT)
 				+ "): " + message, cause);
 		this.dependency = dependency;
 		this.reason = reason;
@@ -40,6 +45,36 @@ public class DependencyUnavailableException extends RuntimeException {
 	 */
 	public Reason reason() {
 		return this.reason;
+	}
+
+	/**
+	 * Find, in a failure's cause chain (16 causes deep at most), a guarded call whose dependency
+	 * gave no answer: the breaker kept the call back, the time ran out, or the call failed on its
+	 * way (an I/O error). Any other failure of a guarded call, such as a bug in the code that made
+	 * it, is the application's error, not a reason for the route's fallback.
+	 * @param failure the failure of a request's handler
+	 * @return the guarded call's exception, or {@code null}
+	 */
+	public static @Nullable DependencyUnavailableException withoutAnswer(
+			@Nullable Throwable failure) {
+		DependencyUnavailableException refused = cause(failure, DependencyUnavailableException.class);
+		if (refused == null) {
+			return null;
+		}
+		return (refused.reason() != Reason.FAILED || cause(refused.getCause(), IOException.class) != null)
+				? refused : null;
+	}
+
+	private static <T extends Throwable> @Nullable T cause(
+			@Nullable Throwable failure, Class<T> type) {
+		Throwable cause = failure;
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			if (type.isInstance(cause)) {
+				return type.cast(cause);
+			}
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		}
+		return null;
 	}
 
 	/**

@@ -2,6 +2,9 @@ package dev.degradation.overload;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
@@ -50,6 +53,9 @@ public final class Admission implements Limiter<Admission.Request> {
 	private final AtomicInteger waiting = new AtomicInteger();
 
 	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Requests waiting without a thread of their own (a reactive stack's), first come first. */
+	private final Queue<CompletableFuture<Admitted>> waiters = new ConcurrentLinkedQueue<>();
 
 	private final Condition released = this.lock.newCondition();
 
@@ -207,6 +213,53 @@ public final class Admission implements Limiter<Admission.Request> {
 		}
 	}
 
+	/**
+	 * Wait for a place for a core request without parking a thread: the optional second step
+	 * after {@link NotAdmitted#WAIT} for a stack whose threads must not wait (an event loop). The
+	 * future is completed with the admitted request when a place frees, first come first; the
+	 * caller bounds the wait by {@link #waitBound(long)} with a timer and cancels the future when
+	 * it expires, which counts the request as refused. A place handed to a future cancelled at
+	 * the same moment is given back.
+	 * @return the future admission
+	 */
+	public CompletableFuture<Admitted> awaitWithoutThread() {
+		long start = this.nanoTime.getAsLong();
+		CompletableFuture<Admitted> waiter = new CompletableFuture<>();
+		this.waiting.incrementAndGet();
+		this.waiters.add(waiter);
+		waiter.whenComplete((admitted, failure) -> {
+			this.waiters.remove(waiter);
+			this.waiting.decrementAndGet();
+			this.waits.increment();
+			this.waitedNanos.add(this.nanoTime.getAsLong() - start);
+			if (admitted == null) {
+				this.refused.increment();
+			}
+		});
+		// A place may have freed between the decision and the queueing.
+		handOff();
+		return waiter;
+	}
+
+	private void handOff() {
+		CompletableFuture<Admitted> waiter;
+		while ((waiter = this.waiters.peek()) != null) {
+			if (waiter.isDone()) {
+				this.waiters.remove(waiter);
+				continue;
+			}
+			Admitted admitted = tryAdmit(this.limit.getLimit());
+			if (admitted == null) {
+				return;
+			}
+			if (!waiter.complete(admitted)) {
+				// Cancelled as it was handed the place: the place is free again.
+				this.admitted.decrement();
+				this.inflight.decrementAndGet();
+			}
+		}
+	}
+
 	private @Nullable Admitted tryAdmit(int ceiling) {
 		while (true) {
 			int current = this.inflight.get();
@@ -230,6 +283,9 @@ public final class Admission implements Limiter<Admission.Request> {
 			this.ignored.increment();
 		}
 		this.inflight.decrementAndGet();
+		if (!this.waiters.isEmpty()) {
+			handOff();
+		}
 		if (this.waiting.get() > 0) {
 			this.lock.lock();
 			try {

@@ -1,22 +1,18 @@
 package dev.degradation.web;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.stream.Stream;
-
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
 import dev.degradation.engine.DegradationState;
 import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Route;
 
 /**
- * Writes the fallback answer of one route. Everything a writer sends is prepared when the route
- * table is compiled, so that a fallback costs less than the route it replaces. The writer of a
- * {@code stale} route is the one that reads something per request: the stored copy of the
- * request's answer ({@link StaleAnswers}).
+ * Prepares the fallback answer of one route as an {@link Answer} that either web stack writes.
+ * Everything it sends is prepared when the route table is compiled, so that a fallback costs less
+ * than the route it replaces. The writer of a {@code stale} route is the one that reads something
+ * per request: the stored copy of the request's answer ({@link StaleAnswers}).
  */
 public abstract sealed class FallbackWriter
 		permits FallbackWriter.Drop, FallbackWriter.Static, FallbackWriter.Unavailable, FallbackWriter.Stale {
@@ -66,32 +62,27 @@ public abstract sealed class FallbackWriter
 	}
 
 	/**
-	 * Write the fallback answer, marked as degraded.
+	 * Return the fallback answer, marked as degraded.
 	 * @param request the request being answered
-	 * @param response the response, not yet committed
 	 * @param state the state in which the route was shed
 	 * @param cause why the route is shed, from {@link DegradationState#shedCause(int)}
-	 * @throws IOException if the body cannot be written
+	 * @return the answer
 	 */
-	public final void write(HttpServletRequest request, HttpServletResponse response, DegradationState state,
-			String cause) throws IOException {
-		response.setHeader(DegradationHeaders.DEGRADED, "true");
-		response.setHeader(DegradationHeaders.TIER, this.tier);
-		response.setHeader(DegradationHeaders.REASON, cause);
-		response.setHeader(DegradationHeaders.LEVEL, state.levelHeader());
+	public final Answer answer(RequestView request, DegradationState state, String cause) {
 		// A degraded answer must never be cached as if it were the real one.
-		response.setHeader("Cache-Control", "no-store");
-		writeBody(request, response);
+		return body(request).withHeadersFirst(DegradationHeaders.DEGRADED, "true", DegradationHeaders.TIER, this.tier,
+				DegradationHeaders.REASON, cause, DegradationHeaders.LEVEL, state.levelHeader(), "Cache-Control",
+				"no-store");
 	}
 
-	abstract void writeBody(HttpServletRequest request, HttpServletResponse response) throws IOException;
+	abstract Answer body(RequestView request);
 
 	/**
 	 * Whether this answer is small enough to be written in turn with the other cheap answers
 	 * ({@link CheapAnswerGate}): it fits a socket's send buffer, so that no slow reader can hold a
 	 * turn. A stale copy's size is not known before it is read, so it is not.
 	 */
-	boolean small() {
+	public boolean small() {
 		return true;
 	}
 
@@ -104,9 +95,11 @@ public abstract sealed class FallbackWriter
 			super(tier);
 		}
 
+		private static final Answer NO_CONTENT = new Answer(204, new String[0], Answer.EMPTY);
+
 		@Override
-		void writeBody(HttpServletRequest request, HttpServletResponse response) {
-			response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+		Answer body(RequestView request) {
+			return NO_CONTENT;
 		}
 
 	}
@@ -116,40 +109,31 @@ public abstract sealed class FallbackWriter
 	 */
 	static final class Static extends FallbackWriter {
 
-		private final int status;
+		/** The largest body that counts as {@link #small()}: it fits a socket's send buffer. */
+		private static final int MAX_SMALL_BODY_BYTES = 16 * 1024;
 
-		private final String contentType;
-
-		private final String[] headers;
-
-		private final byte[] body;
+		private final Answer answer;
 
 		Static(String tier, Fallback.Static fallback) {
 			super(tier);
-			this.status = fallback.status();
-			this.contentType = fallback.contentType();
-			this.headers = fallback.headers()
-				.entrySet()
-				.stream()
-				.flatMap((header) -> Stream.of(header.getKey(), header.getValue()))
+			String[] headers = Stream
+				.concat(fallback.headers()
+					.entrySet()
+					.stream()
+					.flatMap((header) -> Stream.of(header.getKey(), header.getValue())),
+						Stream.of("Content-Type", fallback.contentType()))
 				.toArray(String[]::new);
-			this.body = fallback.body().getBytes(StandardCharsets.UTF_8);
+			this.answer = new Answer(fallback.status(), headers, fallback.body().getBytes(StandardCharsets.UTF_8));
 		}
 
 		@Override
-		boolean small() {
-			return this.body.length <= CheapAnswerGate.MAX_BODY_BYTES;
+		public boolean small() {
+			return this.answer.body().length <= MAX_SMALL_BODY_BYTES;
 		}
 
 		@Override
-		void writeBody(HttpServletRequest request, HttpServletResponse response) throws IOException {
-			response.setStatus(this.status);
-			for (int i = 0; i < this.headers.length; i += 2) {
-				response.setHeader(this.headers[i], this.headers[i + 1]);
-			}
-			response.setContentType(this.contentType);
-			response.setContentLength(this.body.length);
-			response.getOutputStream().write(this.body);
+		Answer body(RequestView request) {
+			return this.answer;
 		}
 
 	}
@@ -159,18 +143,17 @@ public abstract sealed class FallbackWriter
 	 */
 	static final class Unavailable extends FallbackWriter {
 
-		private final String retryAfter;
+		private final Answer answer;
 
 		Unavailable(String tier, int retryAfterSeconds) {
 			super(tier);
-			this.retryAfter = Integer.toString(retryAfterSeconds);
+			this.answer = new Answer(503, new String[] { "Retry-After", Integer.toString(retryAfterSeconds) },
+					Answer.EMPTY);
 		}
 
 		@Override
-		void writeBody(HttpServletRequest request, HttpServletResponse response) {
-			response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
-			response.setHeader("Retry-After", this.retryAfter);
-			response.setContentLength(0);
+		Answer body(RequestView request) {
+			return this.answer;
 		}
 
 	}
@@ -179,7 +162,7 @@ public abstract sealed class FallbackWriter
 	 * The stored copy of the request's last good answer with its {@code Age}, or, past the bound
 	 * or without a copy, the route's other answer.
 	 */
-	static final class Stale extends FallbackWriter {
+	public static final class Stale extends FallbackWriter {
 
 		private final StaleAnswers.RouteCopies copies;
 
@@ -191,30 +174,30 @@ public abstract sealed class FallbackWriter
 			this.otherwise = otherwise;
 		}
 
-		StaleAnswers.RouteCopies copies() {
+		/**
+		 * Return where the route keeps its copies.
+		 * @return the route's copies
+		 */
+		public StaleAnswers.RouteCopies copies() {
 			return this.copies;
 		}
 
 		@Override
-		boolean small() {
+		public boolean small() {
 			return false;
 		}
 
 		@Override
-		void writeBody(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		Answer body(RequestView request) {
 			StaleAnswers.Served served = this.copies.find(request);
 			if (served == null) {
-				this.otherwise.writeBody(request, response);
-				return;
+				return this.otherwise.body(request);
 			}
 			StaleAnswers.Copy copy = served.copy();
-			response.setStatus(copy.status());
-			response.setHeader("Age", Long.toString(served.ageSeconds()));
-			if (copy.contentType() != null) {
-				response.setContentType(copy.contentType());
-			}
-			response.setContentLength(copy.body().length);
-			response.getOutputStream().write(copy.body());
+			String age = Long.toString(served.ageSeconds());
+			String[] headers = (copy.contentType() != null)
+					? new String[] { "Age", age, "Content-Type", copy.contentType() } : new String[] { "Age", age };
+			return new Answer(copy.status(), headers, copy.body());
 		}
 
 	}

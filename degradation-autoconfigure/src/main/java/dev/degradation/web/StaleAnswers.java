@@ -4,11 +4,12 @@ import java.time.Clock;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
-import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.manifest.Fallback;
@@ -24,7 +25,7 @@ import dev.degradation.manifest.Route;
  * <p>A copy is never shared between users: a request with {@code Authorization} or
  * {@code Cookie} is not stored, nor served a copy, unless the route's {@code vary_by} names that
  * header (then the header's value is part of the key). Only the filter's capture of a live
- * {@code GET} answer stores; what it refuses is decided in {@link CopyingResponse}.
+ * {@code GET} answer stores; what it refuses is decided in {@link RouteCopies#offer}.
  */
 public final class StaleAnswers {
 
@@ -152,7 +153,7 @@ public final class StaleAnswers {
 	 * The copies of one route, least recently used first. Its lock is held only by the requests
 	 * of this route, for a map operation.
 	 */
-	final class RouteCopies {
+	public final class RouteCopies {
 
 		private final String route;
 
@@ -177,11 +178,15 @@ public final class StaleAnswers {
 		}
 
 		/** Return whether the route's copies vary by a request header, so that private answers may be kept. */
-		boolean variesByHeaders() {
+		public boolean variesByHeaders() {
 			return this.varyBy.length > 0;
 		}
 
-		int maxAnswerBytes() {
+		/**
+		 * Return the largest body that is kept.
+		 * @return the bound in bytes
+		 */
+		public int maxAnswerBytes() {
 			return StaleAnswers.this.limits.maxAnswerBytes();
 		}
 
@@ -190,28 +195,28 @@ public final class StaleAnswers {
 		 * @return the key, or {@code null} when the request carries credentials or cookies that
 		 * the route does not vary by: such a request is neither stored nor served a copy
 		 */
-		@Nullable String key(HttpServletRequest request) {
-			if ((!this.variesByCredentials && request.getHeader("Authorization") != null)
-					|| (!this.variesByCookie && request.getHeader("Cookie") != null)) {
+		public @Nullable String key(RequestView request) {
+			if ((!this.variesByCredentials && request.header("Authorization") != null)
+					|| (!this.variesByCookie && request.header("Cookie") != null)) {
 				return null;
 			}
-			String query = request.getQueryString();
+			String query = request.rawQuery();
 			if (query == null && this.varyBy.length == 0) {
-				return request.getRequestURI();
+				return request.rawPath();
 			}
-			StringBuilder key = new StringBuilder(request.getRequestURI());
+			StringBuilder key = new StringBuilder(request.rawPath());
 			if (query != null) {
 				key.append('?').append(query);
 			}
 			for (String header : this.varyBy) {
-				String value = request.getHeader(header);
+				String value = request.header(header);
 				// A line break cannot occur in a header value, so keys of different values differ.
 				key.append('\n').append((value != null) ? value : "");
 			}
 			return key.toString();
 		}
 
-		@Nullable Served find(HttpServletRequest request) {
+		@Nullable Served find(RequestView request) {
 			String key = key(request);
 			if (key == null) {
 				return null;
@@ -232,6 +237,39 @@ public final class StaleAnswers {
 			}
 			StaleAnswers.this.served.increment();
 			return new Served(copy, Math.max(0, (now - copy.storedAtMillis()) / 1000));
+		}
+
+		/**
+		 * Keep a live answer if it is a complete good answer that another request may be given: a
+		 * {@code 2xx} that sets no cookie, is not {@code no-store}, is {@code private} only if the
+		 * route varies by a request header, and is not itself a degraded or partial answer.
+		 * @param key the request's {@link #key(RequestView) key}
+		 * @param status the answer's status
+		 * @param headers the answer's headers, by name (any case) to their values
+		 * @param body the whole body, or {@code null} when it was larger than
+		 * {@link #maxAnswerBytes()} and was not kept
+		 */
+		public void offer(String key, int status, Function<String, List<String>> headers,
+				byte @Nullable [] body) {
+			if (status < 200 || status >= 300) {
+				return;
+			}
+			if (body == null) {
+				refuse();
+				return;
+			}
+			if (!headers.apply("Set-Cookie").isEmpty() || !headers.apply(DegradationHeaders.DEGRADED).isEmpty()
+					|| !headers.apply("X-Degraded-Parts").isEmpty()) {
+				return;
+			}
+			for (String cacheControl : headers.apply("Cache-Control")) {
+				String directives = cacheControl.toLowerCase(Locale.ROOT);
+				if (directives.contains("no-store") || (directives.contains("private") && !variesByHeaders())) {
+					return;
+				}
+			}
+			List<String> contentType = headers.apply("Content-Type");
+			store(key, status, contentType.isEmpty() ? null : contentType.get(0), body);
 		}
 
 		void store(String key, int status, @Nullable String contentType, byte[] body) {

@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -45,9 +46,11 @@ import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.monitor.ProbeResult;
-import dev.degradation.overload.OverloadSignal;
-import dev.degradation.web.DegradationFilter;
+import dev.degradation.engine.OverloadSignal;
+import dev.degradation.web.servlet.DegradationFilter;
+import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
+import dev.degradation.web.reactive.DegradationWebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,6 +65,7 @@ class DegradationAutoConfigurationTests {
 
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+				DegradationServletAutoConfiguration.class, DegradationReactiveAutoConfiguration.class,
 				DegradationEndpointAutoConfiguration.class, DegradationMetricsAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=degradation");
 
@@ -181,14 +185,43 @@ class DegradationAutoConfigurationTests {
 	}
 
 	@Test
-	void inANonWebApplicationTheStarterBacksOff() {
+	void inANonWebApplicationTheCoreRunsWithoutAWebAdapter() {
+		// A worker without a web server still calls dependencies: its guards, switches and probes
+		// need the engine; only the adapters of the web stacks have nothing to do.
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+					DegradationServletAutoConfiguration.class, DegradationReactiveAutoConfiguration.class,
 					DegradationEndpointAutoConfiguration.class, DegradationMetricsAutoConfiguration.class))
 			.withPropertyValues(SHOP)
 			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(DegradationEngine.class)
-				.doesNotHaveBean(DegradationEndpoint.class));
+				.hasSingleBean(DegradationEngine.class)
+				.hasSingleBean(RequestDecider.class)
+				.doesNotHaveBean("degradationFilter")
+				.doesNotHaveBean(DegradationWebFilter.class));
+	}
+
+	@Test
+	void inAReactiveApplicationTheWebFilterCarriesTheDecisionOut() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+					DegradationServletAutoConfiguration.class, DegradationReactiveAutoConfiguration.class))
+			.withPropertyValues(SHOP)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(DegradationEngine.class)
+				.hasSingleBean(DegradationWebFilter.class)
+				.doesNotHaveBean("degradationFilter"));
+	}
+
+	@Test
+	void inAReactiveApplicationAWebFilterOrderBeforeSpringSecurityFailsStartup() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+					DegradationReactiveAutoConfiguration.class))
+			.withPropertyValues(SHOP, "degradation.filter.order=-100")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("must be greater than Spring Security's web filter order (-100)"));
 	}
 
 	@Test

@@ -25,6 +25,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.degradation.engine.OverloadSignal;
 import dev.degradation.testapp.CapacityTestApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -22,7 +22,10 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 		"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration",
 		"org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
 		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
-		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
+		"org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration" })
 public @interface UnsecuredTestConfiguration {
 
 }

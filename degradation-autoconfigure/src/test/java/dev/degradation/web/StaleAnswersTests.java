@@ -7,7 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.PathContainer;
 
 import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Position;
@@ -31,10 +32,10 @@ class StaleAnswersTests {
 	void aRequestWithCredentialsOrCookiesIsNeverKeptUnlessTheRouteVariesByThem() {
 		StaleAnswers.RouteCopies copies = copies(new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock), 60);
 		assertThat(copies.key(get("/api/items"))).isEqualTo("/api/items");
-		MockHttpServletRequest withCredentials = get("/api/items");
+		TestRequest withCredentials = get("/api/items");
 		withCredentials.addHeader("Authorization", "Bearer alice");
 		assertThat(copies.key(withCredentials)).isNull();
-		MockHttpServletRequest withCookie = get("/api/items");
+		TestRequest withCookie = get("/api/items");
 		withCookie.addHeader("Cookie", "session=alice");
 		assertThat(copies.key(withCookie)).isNull();
 	}
@@ -43,9 +44,9 @@ class StaleAnswersTests {
 	void aRouteThatVariesByCredentialsKeepsOneCopyAUserAndNeverServesItToAnother() {
 		StaleAnswers store = new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock);
 		StaleAnswers.RouteCopies copies = copies(store, 60, "authorization");
-		MockHttpServletRequest alice = get("/api/account");
+		TestRequest alice = get("/api/account");
 		alice.addHeader("Authorization", "Bearer alice");
-		MockHttpServletRequest bob = get("/api/account");
+		TestRequest bob = get("/api/account");
 		bob.addHeader("Authorization", "Bearer bob");
 		copies.store(copies.key(alice), 200, "application/json", body("{\"user\":\"alice\"}"));
 		assertThat(copies.find(alice)).isNotNull()
@@ -105,14 +106,59 @@ class StaleAnswersTests {
 		return store.forRoute(new Route("enhanced", "GET", "/api/**", stale, List.of(), new Position(1, 1)), stale);
 	}
 
-	private static MockHttpServletRequest get(String path) {
+	private static TestRequest get(String path) {
 		return get(path, null);
 	}
 
-	private static MockHttpServletRequest get(String path, String query) {
-		MockHttpServletRequest request = new MockHttpServletRequest("GET", path);
-		request.setQueryString(query);
-		return request;
+	private static TestRequest get(String path, String query) {
+		return new TestRequest(path, query);
+	}
+
+	/**
+	 * A request as the store reads it, whatever stack received it.
+	 */
+	private static final class TestRequest implements RequestView {
+
+		private final String path;
+
+		private final String query;
+
+		private final HttpHeaders headers = new HttpHeaders();
+
+		TestRequest(String path, String query) {
+			this.path = path;
+			this.query = query;
+		}
+
+		void addHeader(String name, String value) {
+			this.headers.add(name, value);
+		}
+
+		@Override
+		public String method() {
+			return "GET";
+		}
+
+		@Override
+		public PathContainer pathWithinApplication() {
+			return PathContainer.parsePath(this.path);
+		}
+
+		@Override
+		public String rawPath() {
+			return this.path;
+		}
+
+		@Override
+		public String rawQuery() {
+			return this.query;
+		}
+
+		@Override
+		public String header(String name) {
+			return this.headers.getFirst(name);
+		}
+
 	}
 
 	private static byte[] body(String text) {

@@ -1,4 +1,4 @@
-package dev.degradation.overload;
+package dev.degradation.engine;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -12,12 +12,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.degradation.engine.LevelHysteresis;
-import dev.degradation.engine.ShedDemand;
-import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Overload;
 import dev.degradation.manifest.Tier;
+import dev.degradation.overload.Admission;
 
 /**
  * The overload signal: while admission is saturated (since the last evaluation it answered

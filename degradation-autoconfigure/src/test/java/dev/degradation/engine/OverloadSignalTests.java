@@ -1,4 +1,4 @@
-package dev.degradation.overload;
+package dev.degradation.engine;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -7,10 +7,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.degradation.engine.DegradationEngine;
-import dev.degradation.engine.DegradationState;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.overload.Admission;
+import dev.degradation.overload.Deadline;
 import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;

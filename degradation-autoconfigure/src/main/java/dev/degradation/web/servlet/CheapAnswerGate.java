@@ -1,4 +1,4 @@
-package dev.degradation.web;
+package dev.degradation.web.servlet;
 
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package dev.degradation.web;
+package dev.degradation.web.servlet;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -9,6 +9,8 @@ import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
+import dev.degradation.web.DegradationHeaders;
+import dev.degradation.web.RouteTable;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;

@@ -1,4 +1,4 @@
-package dev.degradation.web;
+package dev.degradation.web.servlet;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,10 +1,10 @@
-package dev.degradation.web;
+package dev.degradation.web.servlet;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.util.Locale;
+import java.util.List;
 
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
@@ -12,6 +12,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
+
+import dev.degradation.web.StaleAnswers;
 
 /**
  * The response of a live {@code GET} request of a {@code stale} route: the body goes to the client
@@ -86,34 +88,27 @@ final class CopyingResponse extends HttpServletResponseWrapper {
 	}
 
 	/**
-	 * Store the answer if it is a complete good answer that another request may be given: a
-	 * {@code 2xx} that sets no cookie, is not {@code no-store}, is {@code private} only if the
-	 * route varies by a request header, and is not itself a partial answer.
+	 * Offer the answer to the route's copies, which keep it if another request may be given it
+	 * ({@link StaleAnswers.RouteCopies#offer}).
 	 */
 	void storeIfShareable(HttpServletRequest request) throws IOException {
 		if (this.writer != null) {
 			this.writer.flush();
 		}
-		int status = getStatus();
-		if (status < 200 || status >= 300 || request.isAsyncStarted()) {
+		if (request.isAsyncStarted()) {
 			return;
 		}
-		if (this.stream != null && this.stream.overflowed) {
-			this.copies.refuse();
-			return;
+		byte[] body = (this.stream == null) ? new byte[0]
+				: (this.stream.overflowed ? null : this.stream.copy.toByteArray());
+		this.copies.offer(this.key, getStatus(), this::headerValues, body);
+	}
+
+	private List<String> headerValues(String name) {
+		if (name.equalsIgnoreCase("Content-Type")) {
+			String contentType = getContentType();
+			return (contentType != null) ? List.of(contentType) : List.of();
 		}
-		if (getHeader("Set-Cookie") != null || getHeader(DegradationHeaders.DEGRADED) != null
-				|| getHeader("X-Degraded-Parts") != null) {
-			return;
-		}
-		for (String cacheControl : getHeaders("Cache-Control")) {
-			String directives = cacheControl.toLowerCase(Locale.ROOT);
-			if (directives.contains("no-store") || (directives.contains("private") && !this.copies.variesByHeaders())) {
-				return;
-			}
-		}
-		byte[] body = (this.stream != null) ? this.stream.copy.toByteArray() : new byte[0];
-		this.copies.store(this.key, status, getContentType(), body);
+		return List.copyOf(getHeaders(name));
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package dev.degradation.web;
+package dev.degradation.web.servlet;
 
 import java.io.IOException;
 import java.util.List;
@@ -13,6 +13,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.degradation.web.DegradationHeaders;
+import dev.degradation.web.RouteTable;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.testapp.RawHttp;
 import dev.degradation.testapp.RawHttp.Response;

@@ -1,0 +1,47 @@
+package dev.degradation.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.server.WebFilter;
+
+import dev.degradation.web.RequestDecider;
+import dev.degradation.web.reactive.DegradationWebFilter;
+
+/**
+ * Auto-configuration of graceful degradation in a reactive web application (WebFlux, and Spring
+ * Cloud Gateway on it): the web filter that carries out the request decision of
+ * {@link DegradationAutoConfiguration} after Spring Security.
+ */
+@AutoConfiguration(after = DegradationAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+@ConditionalOnClass(WebFilter.class)
+@ConditionalOnBean(RequestDecider.class)
+public final class DegradationReactiveAutoConfiguration {
+
+	static final String SECURITY_WEB_FILTER_CHAIN_CLASS = "org.springframework.security.web.server.WebFilterChainProxy";
+
+	/** The order of Spring Security's reactive web filter chain, which has no property. */
+	static final int SECURITY_WEB_FILTER_ORDER = -100;
+
+	@Bean
+	@ConditionalOnMissingBean(name = "degradationWebFilter")
+	DegradationWebFilter degradationWebFilter(RequestDecider decider, DegradationProperties properties,
+			ResourceLoader resourceLoader) {
+		int order = properties.getFilter().getOrder();
+		if (ClassUtils.isPresent(SECURITY_WEB_FILTER_CHAIN_CLASS, resourceLoader.getClassLoader())
+				&& order <= SECURITY_WEB_FILTER_ORDER) {
+			throw new IllegalStateException("'degradation.filter.order' (" + order
+					+ ") must be greater than Spring Security's web filter order (" + SECURITY_WEB_FILTER_ORDER
+					+ "), so that Spring Security authenticates a request before a fallback can answer it");
+		}
+		return new DegradationWebFilter(decider,
+				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS, order);
+	}
+
+}

@@ -1,0 +1,110 @@
+package dev.degradation.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.servlet.DispatcherType;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.function.support.RouterFunctionMapping;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.web.HandlerRoute;
+import dev.degradation.web.RequestDecider;
+import dev.degradation.web.servlet.DegradationFilter;
+
+/**
+ * Auto-configuration of graceful degradation in a servlet web application: registers the filter
+ * that carries out the request decision of {@link DegradationAutoConfiguration} after Spring
+ * Security, for Spring MVC's requests, and checks the manifest's routes against Spring MVC's
+ * handlers.
+ */
+@AutoConfiguration(after = DegradationAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnBean(RequestDecider.class)
+public final class DegradationServletAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "degradationFilter")
+	FilterRegistrationBean<DegradationFilter> degradationFilter(RequestDecider decider,
+			DegradationProperties properties, Environment environment,
+			ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader) {
+		ClassLoader classLoader = resourceLoader.getClassLoader();
+		int order = properties.getFilter().getOrder();
+		checkAfterSecurity(order, environment, classLoader);
+		DegradationFilter filter = new DegradationFilter(decider,
+				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS);
+		FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
+		registration.setName("degradationFilter");
+		registration.setOrder(order);
+		registration.setDispatcherTypes(DispatcherType.REQUEST);
+		// Only requests that Spring MVC serves: another servlet's paths are not the manifest's.
+		List<String> dispatcherServlets = dispatcherServletNames(servlets, classLoader);
+		if (!dispatcherServlets.isEmpty()) {
+			registration.setServletNames(dispatcherServlets);
+		}
+		return registration;
+	}
+
+	private static List<String> dispatcherServletNames(ObjectProvider<ServletRegistrationBean<?>> servlets,
+			@Nullable ClassLoader classLoader) {
+		if (!ClassUtils.isPresent(DegradationAutoConfiguration.DISPATCHER_SERVLET_CLASS, classLoader)) {
+			return List.of();
+		}
+		Class<?> dispatcherServlet = ClassUtils.resolveClassName(DegradationAutoConfiguration.DISPATCHER_SERVLET_CLASS,
+				classLoader);
+		return servlets.orderedStream()
+			.filter((registration) -> dispatcherServlet.isInstance(registration.getServlet()))
+			.map(ServletRegistrationBean::getServletName)
+			.toList();
+	}
+
+	/**
+	 * A fallback must never answer a request that Spring Security has not authenticated yet.
+	 */
+	private static void checkAfterSecurity(int order, Environment environment, @Nullable ClassLoader classLoader) {
+		if (!ClassUtils.isPresent(DegradationAutoConfiguration.SECURITY_FILTER_CHAIN_CLASS, classLoader)) {
+			return;
+		}
+		int securityOrder = environment.getProperty("spring.security.filter.order", Integer.class, -100);
+		if (order <= securityOrder) {
+			throw new IllegalStateException("'degradation.filter.order' (" + order
+					+ ") must be greater than 'spring.security.filter.order' (" + securityOrder
+					+ "), so that Spring Security authenticates a request before a fallback can answer it");
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RequestMappingHandlerMapping.class)
+	static class ManifestVerificationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ManifestVerification degradationManifestVerification(DegradationManifest manifest,
+				ObjectProvider<RequestMappingHandlerMapping> mappings, ObjectProvider<RouterFunctionMapping> functions,
+				DegradationProperties properties) {
+			return new ManifestVerification(manifest, () -> {
+				List<HandlerRoute> handlers = new ArrayList<>(
+						ManifestVerification.handlerRoutes(mappings.orderedStream()));
+				handlers.addAll(ManifestVerification.functionalRoutes(functions.orderedStream()));
+				return handlers;
+			}, properties.getVerify());
+		}
+
+	}
+
+}

@@ -1,0 +1,160 @@
+package dev.degradation.web;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.degradation.engine.DegradationState;
+import dev.degradation.engine.ShedCauseKind;
+import dev.degradation.overload.Admission.Admitted;
+import dev.degradation.engine.OverloadSignal;
+
+/**
+ * What the starter decided for one request ({@link RequestDecider#decide}): let it through, answer
+ * its route's fallback, refuse it, or let it wait for a place. Each web stack carries it out with
+ * its own types; none decides anything itself.
+ */
+public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decision.Refuse, Decision.Wait {
+
+	/**
+	 * Return the state the decision was taken in.
+	 * @return the state
+	 */
+	DegradationState state();
+
+	/**
+	 * Return the caller's deadline, as nanoseconds left when the request arrived ({@code -1} for
+	 * none, {@code 0} for passed).
+	 * @return the deadline
+	 */
+	long deadlineNanos();
+
+	/**
+	 * Let the request through to the application.
+	 *
+	 * @param state the state it was let through in
+	 * @param route its route, when it was looked up ({@code null} for a path of no route, and for
+	 * any request while nothing is shed and no route keeps stale copies)
+	 * @param admitted its place in admission, which it holds until it ends, or {@code null} when
+	 * admission is off or the path is the Actuator's
+	 * @param deadlineNanos the caller's deadline
+	 */
+	record Proceed(DegradationState state, @Nullable ShedRoute route, @Nullable Admitted admitted,
+			long deadlineNanos) implements Decision {
+
+		/**
+		 * Tell the limit how the admitted request ended. Only a served request is a sample of the
+		 * service's latency: an error (an exception or a 5xx), a caller that left, and an answer
+		 * from the route's fallback say nothing of it, or would teach the limit that failing fast
+		 * is the service's speed. A request served after its caller's deadline is a loss.
+		 * @param failed whether the application failed (an exception, or a client that left)
+		 * @param status the answer's status
+		 * @param answeredByFallback whether the answer was the route's fallback after all
+		 */
+		public void end(boolean failed, int status, boolean answeredByFallback) {
+			Admitted admitted = this.admitted;
+			if (admitted == null) {
+				return;
+			}
+			if (failed || status >= 500 || answeredByFallback) {
+				admitted.onIgnore();
+			}
+			else if (this.deadlineNanos > 0 && admitted.elapsedNanos() > this.deadlineNanos) {
+				admitted.onDropped();
+			}
+			else {
+				admitted.onSuccess();
+			}
+		}
+
+		/**
+		 * Tell the limit that the admitted request was given up by the server (a time-out of an
+		 * asynchronous request): a loss.
+		 */
+		public void dropped() {
+			if (this.admitted != null) {
+				this.admitted.onDropped();
+			}
+		}
+
+	}
+
+	/**
+	 * Answer the route's fallback instead of the application.
+	 *
+	 * @param state the state in which the route was shed
+	 * @param route the route
+	 * @param cause why, as in {@link DegradationHeaders#REASON}
+	 * @param kind the kind of signal that shed it
+	 * @param deadlineNanos the caller's deadline
+	 */
+	record Shed(DegradationState state, ShedRoute route, String cause, ShedCauseKind kind,
+			long deadlineNanos) implements Decision {
+
+		/**
+		 * Return the fallback answer, counted as served.
+		 * @param request the request
+		 * @return the answer to send
+		 */
+		public Answer answer(RequestView request) {
+			Answer answer = this.route.writer().answer(request, this.state, this.cause);
+			this.state.fallbackCounts().record(this.route.index(), this.kind);
+			return answer;
+		}
+
+		/**
+		 * Return whether the answer is small enough to take a turn with the other cheap answers.
+		 * @return whether it is small
+		 */
+		public boolean small() {
+			return this.route.writer().small();
+		}
+
+	}
+
+	/**
+	 * Refuse a request admission has no place for: the configured status (503 by default, or
+	 * 429) with a bounded {@code Retry-After}.
+	 *
+	 * @param state the state
+	 * @param overload admission as the request saw it
+	 * @param deadlineNanos the caller's deadline
+	 */
+	record Refuse(DegradationState state, OverloadSignal.Active overload, long deadlineNanos) implements Decision {
+
+		/**
+		 * Return the refusal, marked so that it is never taken for the service's own answer nor
+		 * cached.
+		 * @return the answer to send
+		 */
+		public Answer answer() {
+			return new Answer(this.overload.refusalStatus(),
+					new String[] { "Retry-After", this.overload.retryAfterHeader(), DegradationHeaders.DEGRADED,
+							"true", DegradationHeaders.REASON, OverloadSignal.CAUSE, "Cache-Control", "no-store" },
+					Answer.EMPTY);
+		}
+
+	}
+
+	/**
+	 * No place now for a request that may wait: the stack waits at most {@link #waitNanos()}
+	 * (a parked request thread on the servlet stack, a timer on the reactive one), then asks
+	 * {@link RequestDecider#afterWait}.
+	 *
+	 * @param state the state
+	 * @param route the request's route, or {@code null}
+	 * @param overload admission as the request saw it
+	 * @param deadlineNanos the caller's deadline
+	 */
+	record Wait(DegradationState state, @Nullable ShedRoute route, OverloadSignal.Active overload,
+			long deadlineNanos) implements Decision {
+
+		/**
+		 * Return how long the request may wait: the queue bound, and never past the deadline.
+		 * @return the bound in nanoseconds
+		 */
+		public long waitNanos() {
+			return this.overload.admission().waitBound(this.deadlineNanos);
+		}
+
+	}
+
+}

@@ -1,0 +1,233 @@
+package dev.degradation.web;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.DegradationState;
+import dev.degradation.engine.ShedCauseKind;
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.overload.Admission;
+import dev.degradation.overload.Admission.Admitted;
+import dev.degradation.overload.Admission.NotAdmitted;
+import dev.degradation.overload.Deadline;
+import dev.degradation.engine.OverloadSignal;
+
+/**
+ * The request decision that both web stacks share: for a request's method, path and headers, and
+ * the engine's current state, whether it goes on (admitted, under load), is answered with its
+ * route's fallback, is refused, or may wait for a place. It knows no web stack; each stack's
+ * adapter reads its request through a {@link RequestView} and carries the {@link Decision} out.
+ *
+ * <p>While nothing is shed and admission is off the decision reads one volatile field and does
+ * not ask for the path, unless the manifest has a {@code stale} route (then the live requests are
+ * looked up too, for their copies). Under admission every request's path is read once, for both
+ * questions: is it the Actuator's (never shed nor refused), and which route is it.
+ */
+public final class RequestDecider {
+
+	/**
+	 * The request (or exchange) attribute that holds the cause of an answer the starter gave
+	 * instead of the application (a {@code String}, as in {@link DegradationHeaders#REASON}), for
+	 * observations and logs that run after the answer.
+	 */
+	public static final String SHED_CAUSE_ATTRIBUTE = RequestDecider.class.getName() + ".SHED_CAUSE";
+
+	private final DegradationEngine engine;
+
+	/**
+	 * The table of the current manifest and of the one before it: during a reload a request may
+	 * still read the previous state, and it must then look its route up in the previous table.
+	 */
+	private volatile Tables tables;
+
+	private final @Nullable PathPattern reserved;
+
+	private final @Nullable OverloadSignal overload;
+
+	private final String deadlineHeader;
+
+	private final Duration maxDeadline;
+
+	/**
+	 * Create a decider.
+	 * @param engine the engine whose state decides what is shed
+	 * @param routes the compiled routes of the engine's manifest
+	 * @param reservedBasePath a base path that is never shed nor refused (the Actuator's), or
+	 * {@code null}
+	 * @param overload the overload signal whose admission decides under load, or {@code null}
+	 * @param deadlineHeader the request header that carries the caller's deadline in milliseconds
+	 * @param maxDeadline the longest deadline trusted, whatever the header says
+	 */
+	public RequestDecider(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath,
+			@Nullable OverloadSignal overload, String deadlineHeader, Duration maxDeadline) {
+		this.engine = engine;
+		this.tables = new Tables(routes, routes);
+		this.reserved = (reservedBasePath != null && !reservedBasePath.isEmpty() && !reservedBasePath.equals("/"))
+				? PathPatternParser.defaultInstance.parse(reservedBasePath + "/**") : null;
+		this.overload = overload;
+		this.deadlineHeader = deadlineHeader;
+		this.maxDeadline = maxDeadline;
+	}
+
+	/**
+	 * Decide what becomes of a request, at once: nothing here parks a thread.
+	 * @param request the request
+	 * @return the decision
+	 */
+	public Decision decide(RequestView request) {
+		DegradationState state = this.engine.state();
+		OverloadSignal.Active admission = (this.overload != null) ? this.overload.active() : null;
+		if (admission != null) {
+			PathContainer path = request.pathWithinApplication();
+			boolean reserved = this.reserved != null && this.reserved.matches(path);
+			ShedRoute route = reserved ? null : find(this.tables.of(state.manifest()), request.method(), path);
+			long deadline = deadline(request);
+			if (route != null) {
+				String cause = state.shedCause(route.index());
+				if (cause != null) {
+					return new Decision.Shed(state, route, cause, state.shedKind(route.index()), deadline);
+				}
+			}
+			return reserved ? new Decision.Proceed(state, null, null, deadline)
+					: admit(admission, request, state, route, deadline);
+		}
+		ShedRoute route = null;
+		if (state.shedsAnything()) {
+			route = route(request, this.tables.of(state.manifest()));
+			String cause = (route != null) ? state.shedCause(route.index()) : null;
+			if (cause != null) {
+				return new Decision.Shed(state, route, cause, state.shedKind(route.index()), deadline(request));
+			}
+		}
+		else {
+			RouteTable table = this.tables.of(state.manifest());
+			if (table != null && table.keepsCopies()) {
+				// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
+				route = route(request, table);
+			}
+		}
+		return new Decision.Proceed(state, route, null, Deadline.NONE);
+	}
+
+	/**
+	 * Admission under load: a degradable request over its tier's share answers its fallback at
+	 * once; a core request may wait at most the queue bound and its caller's deadline, or is
+	 * refused with Retry-After.
+	 */
+	private Decision admit(OverloadSignal.Active active, RequestView request, DegradationState state,
+			@Nullable ShedRoute route, long deadline) {
+		Admission admission = active.admission();
+		int rank = (route != null) ? active.rank(route.priority()) : admission.coreRank();
+		Admission.Decision decision = admission.decide(rank, deadline);
+		if (decision instanceof Admitted admitted) {
+			return new Decision.Proceed(state, route, admitted, deadline);
+		}
+		if (decision == NotAdmitted.WAIT) {
+			return new Decision.Wait(state, route, active, deadline);
+		}
+		if (decision == NotAdmitted.SHED && route != null) {
+			return new Decision.Shed(state, route, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD, deadline);
+		}
+		return new Decision.Refuse(state, active, deadline);
+	}
+
+	/**
+	 * Decide a request that waited for a place.
+	 * @param wait the decision to wait
+	 * @param admitted the place it was given, or {@code null} when none freed in time
+	 * @return the request let through, or refused
+	 */
+	public Decision afterWait(Decision.Wait wait, @Nullable Admitted admitted) {
+		return (admitted != null) ? new Decision.Proceed(wait.state(), wait.route(), admitted, wait.deadlineNanos())
+				: new Decision.Refuse(wait.state(), wait.overload(), wait.deadlineNanos());
+	}
+
+	/**
+	 * Decide a request that was let through and whose handler failed because a guarded call to a
+	 * dependency got no answer: its route's fallback, if the route requires that dependency. The
+	 * stack must still check that nothing of the answer was sent.
+	 * @param proceeded the decision that let the request through
+	 * @param request the request
+	 * @param dependency the dependency whose call got no answer
+	 * @return the fallback, or {@code null} when the route does not require the dependency (the
+	 * failure is then the application's)
+	 */
+	public Decision.@Nullable Shed afterRefusedCall(Decision.Proceed proceeded, RequestView request,
+			String dependency) {
+		ShedRoute route = proceeded.route();
+		if (route == null) {
+			// Nothing was shed when the request came in, so it was not looked up then.
+			route = route(request, this.tables.of(proceeded.state().manifest()));
+		}
+		if (route == null || !route.route().requires().contains(dependency)) {
+			return null;
+		}
+		return new Decision.Shed(proceeded.state(), route, "dependency:" + dependency, ShedCauseKind.DEPENDENCY,
+				proceeded.deadlineNanos());
+	}
+
+	/**
+	 * Make a table the current one, keeping the current one as the previous: called before the
+	 * engine replaces its manifest with the table's, so that every state a request can read has
+	 * its table.
+	 * @param table the table of the manifest about to be active
+	 */
+	public void prepare(RouteTable table) {
+		this.tables = new Tables(table, this.tables.current());
+	}
+
+	/**
+	 * Return the engine whose state this decider reads.
+	 * @return the engine
+	 */
+	public DegradationEngine engine() {
+		return this.engine;
+	}
+
+	private long deadline(RequestView request) {
+		return Deadline.remainingNanos(request.header(this.deadlineHeader), this.maxDeadline);
+	}
+
+	private @Nullable ShedRoute route(RequestView request, @Nullable RouteTable table) {
+		if (table == null) {
+			return null;
+		}
+		RouteIndex routes = table.index(request.method());
+		if (routes == null) {
+			// No route has this method: spare the request the parsing of its path.
+			return null;
+		}
+		PathContainer path = request.pathWithinApplication();
+		ShedRoute route = routes.find(path);
+		if (route == null) {
+			return null;
+		}
+		return (this.reserved != null && this.reserved.matches(path)) ? null : route;
+	}
+
+	private static @Nullable ShedRoute find(@Nullable RouteTable table, String method, PathContainer path) {
+		RouteIndex routes = (table != null) ? table.index(method) : null;
+		return (routes != null) ? routes.find(path) : null;
+	}
+
+	/**
+	 * The current route table and the one before it.
+	 */
+	private record Tables(RouteTable current, RouteTable previous) {
+
+		@Nullable RouteTable of(DegradationManifest manifest) {
+			if (this.current.manifest() == manifest) {
+				return this.current;
+			}
+			return (this.previous.manifest() == manifest) ? this.previous : null;
+		}
+
+	}
+
+}

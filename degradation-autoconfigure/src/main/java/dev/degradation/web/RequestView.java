@@ -1,0 +1,47 @@
+package dev.degradation.web;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.server.PathContainer;
+
+/**
+ * What the stack-neutral decision and the fallback answers read of a request, whichever web stack
+ * received it: each adapter implements it over its own request type, without copying.
+ */
+public interface RequestView {
+
+	/**
+	 * Return the request's method.
+	 * @return the method, in upper case as sent
+	 */
+	String method();
+
+	/**
+	 * Return the request's path within the application as its web stack resolves it for its
+	 * handlers (context path removed, path parameters stripped), so that the decision and the
+	 * handlers cannot disagree about which route a request is. Called only when the decision
+	 * needs it; an adapter may resolve it then.
+	 * @return the path
+	 */
+	PathContainer pathWithinApplication();
+
+	/**
+	 * Return the request's path as sent, not decoded, without its query.
+	 * @return the raw path
+	 */
+	String rawPath();
+
+	/**
+	 * Return the request's query as sent, not decoded.
+	 * @return the raw query, or {@code null} without one
+	 */
+	@Nullable String rawQuery();
+
+	/**
+	 * Return the first value of a request header.
+	 * @param name the header's name, in any case
+	 * @return its first value, or {@code null} when the request has none
+	 */
+	@Nullable String header(String name);
+
+}

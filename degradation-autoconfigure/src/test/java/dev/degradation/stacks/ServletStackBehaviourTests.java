@@ -1,0 +1,41 @@
+package dev.degradation.stacks;
+
+import org.junit.jupiter.api.AfterAll;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The behaviour suite on Spring MVC and a real Tomcat.
+ */
+@SpringBootTest(classes = StackTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=servlet",
+				"management.endpoints.web.exposure.include=health,degradation,metrics",
+				"management.endpoint.degradation.access=unrestricted" })
+class ServletStackBehaviourTests extends StackBehaviourTests {
+
+	static final Fixture fixture = Fixture.start();
+
+	@DynamicPropertySource
+	static void dependencies(DynamicPropertyRegistry registry) {
+		fixture.register(registry);
+	}
+
+	@AfterAll
+	static void stop() {
+		fixture.close();
+	}
+
+	@Override
+	Fixture fixture() {
+		return fixture;
+	}
+
+	@Override
+	String expectedStack() {
+		return "Servlet";
+	}
+
+}

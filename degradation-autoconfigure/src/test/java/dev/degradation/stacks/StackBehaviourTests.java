@@ -1,0 +1,277 @@
+package dev.degradation.stacks;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.OverloadSignal;
+import dev.degradation.testapp.FaultyDependency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One suite of the starter's behaviour, run on a real server of each web stack (as Spring Boot
+ * runs one endpoint test on MVC and WebFlux): shedding by simulation, by switch, by a failing
+ * dependency and by overload, the headers that mark a reduced answer, the metrics, a reload and
+ * the endpoint. A subclass names the stack; every assertion here holds on both.
+ */
+abstract class StackBehaviourTests {
+
+	private static final JsonMapper JSON = JsonMapper.shared();
+
+	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	DegradationEngine engine;
+
+	@Autowired
+	StackTestApplication.Holds holds;
+
+	@Autowired
+	OverloadSignal overload;
+
+	@Autowired
+	ApplicationContext context;
+
+	/**
+	 * A dependency and a manifest of the stack's own, since each stack's application probes and
+	 * reloads on its own.
+	 */
+	record Fixture(FaultyDependency inventory, Path manifest) implements AutoCloseable {
+
+		static Fixture start() {
+			return new Fixture(FaultyDependency.start("inventory"), copyOfManifest());
+		}
+
+		void register(DynamicPropertyRegistry registry) {
+			registry.add("test.inventory.url", this.inventory::healthUrl);
+			registry.add("degradation.manifest", () -> this.manifest.toUri().toString());
+		}
+
+		@Override
+		public void close() {
+			this.inventory.close();
+		}
+
+	}
+
+	abstract Fixture fixture();
+
+	@AfterEach
+	void restore() throws Exception {
+		this.holds.reset();
+		fixture().inventory().set(FaultyDependency.Mode.HEALTHY);
+		send("POST", "/actuator/degradation", "{\"enabled\": false}");
+		send("DELETE", "/actuator/degradation/switches/best-effort", null);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.engine.state().level() == 0
+				&& !this.engine.state().shedsAnything() && this.overload.active().admission().inflight() == 0);
+	}
+
+	abstract String expectedStack();
+
+	@Test
+	void theStackIsTheOneTheSubclassNames() {
+		assertThat(this.context.getClass().getName()).containsIgnoringCase(expectedStack());
+	}
+
+	@Test
+	void aLiveAnswerCarriesTheLevelAndNoMarkOfDegradation() throws Exception {
+		HttpResponse<String> response = send("GET", "/api/items/7", null);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("live item 7");
+		assertThat(response.headers().firstValue("X-Degradation-Level")).hasValue("0");
+		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+	}
+
+	@Test
+	void simulationThroughTheEndpointShedsTiersInOrderWithTheirFallbacks() throws Exception {
+		assertThat(send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 1}").statusCode())
+			.isEqualTo(200);
+		HttpResponse<String> dropped = send("POST", "/api/track", null);
+		assertThat(dropped.statusCode()).isEqualTo(204);
+		assertThat(dropped.body()).isEmpty();
+		assertDegraded(dropped, "best-effort", "simulation", "1");
+		assertThat(send("GET", "/api/items/1", null).body()).isEqualTo("live item 1");
+
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
+		HttpResponse<String> fallback = send("GET", "/api/items/1", null);
+		assertThat(fallback.statusCode()).isEqualTo(200);
+		assertThat(fallback.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/json"));
+		assertThat(fallback.body()).isEqualTo("{\"items\":[],\"source\":\"degraded\"}");
+		assertDegraded(fallback, "enhanced", "simulation", "2");
+
+		JsonNode status = JSON.readTree(send("GET", "/actuator/degradation", null).body());
+		assertThat(status.get("level").asInt()).isEqualTo(2);
+		assertThat(status.get("shedTiers").toString()).contains("best-effort", "enhanced");
+	}
+
+	@Test
+	void theActuatorIsNeverShed() throws Exception {
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
+		HttpResponse<String> health = send("GET", "/actuator/health", null);
+		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat(health.headers().firstValue("X-Degraded")).isEmpty();
+	}
+
+	@Test
+	void aSwitchTurnsATierOffUntilItIsRemoved() throws Exception {
+		assertThat(send("POST", "/actuator/degradation/switches/best-effort", "{\"state\": \"off\"}").statusCode())
+			.isEqualTo(200);
+		HttpResponse<String> dropped = send("POST", "/api/track", null);
+		assertThat(dropped.statusCode()).isEqualTo(204);
+		assertDegraded(dropped, "best-effort", "switch:best-effort", "0");
+		assertThat(send("GET", "/api/items/1", null).body()).isEqualTo("live item 1");
+		assertThat(send("POST", "/actuator/degradation/switches/no-such-tier", "{\"state\": \"off\"}").statusCode())
+			.isEqualTo(404);
+
+		send("DELETE", "/actuator/degradation/switches/best-effort", null);
+		assertThat(send("POST", "/api/track", null).body()).isEqualTo("tracked");
+	}
+
+	@Test
+	void aFailingDependencyShedsTheRoutesThatRequireItAndOnlyThose() throws Exception {
+		fixture().inventory().set(FaultyDependency.Mode.FAILING);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> send("GET", "/api/items/3", null).headers().firstValue("X-Degraded").isPresent());
+		HttpResponse<String> fallback = send("GET", "/api/items/3", null);
+		assertDegraded(fallback, "enhanced", "dependency:inventory", "0");
+		assertThat(fallback.body()).isEqualTo("{\"items\":[],\"source\":\"degraded\"}");
+		assertThat(send("POST", "/api/track", null).body()).isEqualTo("tracked");
+
+		fixture().inventory().set(FaultyDependency.Mode.HEALTHY);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "live item 3".equals(send("GET", "/api/items/3", null).body()));
+	}
+
+	@Test
+	void underOverloadTheLowestTiersAreShedFirstAndCoreRequestsAreRefusedWithRetryAfter() throws Exception {
+		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			held.add(this.client.sendAsync(request("GET", "/api/hold", null), HttpResponse.BodyHandlers.ofString()));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
+		assertThat(this.overload.active().admission().inflight()).isEqualTo(3);
+
+		HttpResponse<String> dropped = send("POST", "/api/track", null);
+		assertThat(dropped.statusCode()).isEqualTo(204);
+		assertDegraded(dropped, "best-effort", "overload", null);
+		HttpResponse<String> fallback = send("GET", "/api/items/1", null);
+		assertThat(fallback.body()).isEqualTo("{\"items\":[],\"source\":\"degraded\"}");
+		assertDegraded(fallback, "enhanced", "overload", null);
+		HttpResponse<String> refused = send("GET", "/api/core", null);
+		assertThat(refused.statusCode()).isEqualTo(503);
+		assertThat(refused.headers().firstValue("Retry-After")).hasValue("3");
+		assertThat(refused.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(refused.headers().firstValue("X-Degradation-Reason")).hasValue("overload");
+		assertThat(refused.headers().firstValue("Cache-Control")).hasValue("no-store");
+		assertThat(send("GET", "/actuator/degradation", null).statusCode()).as("the controls stay reachable")
+			.isEqualTo(200);
+
+		this.holds.release.complete("released");
+		for (CompletableFuture<HttpResponse<String>> answer : held) {
+			HttpResponse<String> response = answer.get();
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("released");
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.overload.active().admission().inflight() == 0);
+		assertThat(send("GET", "/api/core", null).body()).isEqualTo("core");
+		assertThat(this.overload.active().admission().succeeded()).isGreaterThanOrEqualTo(4);
+	}
+
+	@Test
+	void fallbacksAreCountedAndTheServerRequestMetricsNameTheRouteAndSayDegraded() throws Exception {
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
+		for (int i = 0; i < 3; i++) {
+			assertThat(send("POST", "/api/track", null).statusCode()).isEqualTo(204);
+		}
+		JsonNode fallbacks = JSON
+			.readTree(send("GET", "/actuator/metrics/degradation.fallbacks?tag=tier:best-effort", null).body());
+		assertThat(fallbacks.get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(3);
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			HttpResponse<String> requests = send("GET",
+					"/actuator/metrics/http.server.requests?tag=uri:/api/track&tag=degraded:true", null);
+			assertThat(requests.statusCode()).isEqualTo(200);
+			assertThat(JSON.readTree(requests.body()).get("measurements").get(0).get("value").asDouble())
+				.isGreaterThanOrEqualTo(3);
+		});
+	}
+
+	@Test
+	void aReloadedManifestIsWhatBothStacksAnswerFrom() throws Exception {
+		String original = Files.readString(fixture().manifest());
+		try {
+			Files.writeString(fixture().manifest(), original.replace("\"source\": \"degraded\"", "\"source\": \"reloaded\""));
+			HttpResponse<String> reloaded = send("POST", "/actuator/degradation/manifest", "{}");
+			assertThat(reloaded.statusCode()).as(reloaded.body()).isEqualTo(200);
+			send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
+			assertThat(send("GET", "/api/items/1", null).body()).isEqualTo("{\"items\":[],\"source\":\"reloaded\"}");
+		}
+		finally {
+			Files.writeString(fixture().manifest(), original);
+			send("POST", "/actuator/degradation/manifest", "{}");
+		}
+	}
+
+	private static void assertDegraded(HttpResponse<String> response, String tier, String reason, String level) {
+		assertThat(response.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(response.headers().firstValue("X-Degradation-Tier")).hasValue(tier);
+		assertThat(response.headers().firstValue("X-Degradation-Reason")).hasValue(reason);
+		if (level != null) {
+			assertThat(response.headers().firstValue("X-Degradation-Level")).hasValue(level);
+		}
+		assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+	}
+
+	HttpResponse<String> send(String method, String path, String json) throws IOException, InterruptedException {
+		return this.client.send(request(method, path, json), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpRequest request(String method, String path, String json) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(10));
+		if (json != null) {
+			request.header("Content-Type", "application/json");
+		}
+		return request.method(method, (json != null) ? HttpRequest.BodyPublishers.ofString(json)
+				: HttpRequest.BodyPublishers.noBody()).build();
+	}
+
+	private static Path copyOfManifest() {
+		try {
+			Path copy = Files.createTempFile("stacks", ".yaml");
+			copy.toFile().deleteOnExit();
+			Files.write(copy, new ClassPathResource("manifests/stacks.yaml").getContentAsByteArray());
+			return copy;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
