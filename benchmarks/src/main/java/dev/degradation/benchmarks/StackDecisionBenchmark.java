@@ -1,0 +1,118 @@
+package dev.degradation.benchmarks;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import reactor.core.publisher.Mono;
+
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.web.server.WebFilterChain;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.web.PreviousDegradationFilter;
+import dev.degradation.web.RequestDecider;
+import dev.degradation.web.RouteTable;
+import dev.degradation.web.reactive.DegradationWebFilter;
+import dev.degradation.web.servlet.DegradationFilter;
+
+/**
+ * What the move of the request decision out of the servlet filter costs, in one run: the servlet
+ * filter as it was before (commit 68f38fc, {@link PreviousDegradationFilter}), the servlet
+ * adapter of the shared decision now ({@link DegradationFilter}), and the reactive adapter
+ * ({@link DegradationWebFilter}) for the same manifest and request. The ratios between them are
+ * the figures; the absolute times depend on the machine of the moment.
+ *
+ * <p>Cases as in {@link FilterBenchmark}: {@code live} (nothing shed), {@code shed-miss}
+ * (something shed, the request matches no route) and {@code shed-hit} (the route is shed and
+ * answered). The servlet request is a {@code MockHttpServletRequest} into a {@link NoOpResponse};
+ * the reactive exchange is a {@code MockServerWebExchange}, built anew for each answer because an
+ * answered exchange is committed ({@link #reactiveExchangeOnly} measures that building alone).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class StackDecisionBenchmark {
+
+	private static final FilterChain END = (request, response) -> {
+	};
+
+	private static final WebFilterChain REACTIVE_END = (exchange) -> Mono.empty();
+
+	@Param({ "live", "shed-miss", "shed-hit" })
+	String situation;
+
+	private Filter previous;
+
+	private Filter servlet;
+
+	private DegradationWebFilter reactive;
+
+	private final MockHttpServletRequest request = new MockHttpServletRequest("GET", "/");
+
+	private final NoOpResponse response = new NoOpResponse();
+
+	private String path;
+
+	@Setup
+	public void setUp() {
+		DegradationManifest manifest = Manifests.load("pattern", 100);
+		DegradationEngine engine = new DegradationEngine(manifest, Clock.systemUTC());
+		if (!this.situation.equals("live")) {
+			engine.simulate(manifest.maxPriority());
+		}
+		RouteTable routes = RouteTable.compile(manifest);
+		this.previous = new PreviousDegradationFilter(engine, routes, "/actuator");
+		RequestDecider decider = new RequestDecider(engine, routes, "/actuator", null,
+				"x-envoy-expected-rq-timeout-ms", java.time.Duration.ofSeconds(30));
+		this.servlet = new DegradationFilter(decider, true);
+		this.reactive = new DegradationWebFilter(decider, true, DegradationWebFilter.DEFAULT_ORDER);
+		this.path = this.situation.equals("shed-hit") ? Manifests.hit("pattern", 100) : Manifests.MISS;
+		this.request.setRequestURI(this.path);
+	}
+
+	@Benchmark
+	public NoOpResponse previousServletFilter() throws IOException, ServletException {
+		this.previous.doFilter(this.request, this.response, END);
+		return this.response;
+	}
+
+	@Benchmark
+	public NoOpResponse servletAdapter() throws IOException, ServletException {
+		this.servlet.doFilter(this.request, this.response, END);
+		return this.response;
+	}
+
+	@Benchmark
+	public MockServerWebExchange reactiveAdapter() {
+		MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get(this.path));
+		this.reactive.filter(exchange, REACTIVE_END).block();
+		return exchange;
+	}
+
+	@Benchmark
+	public MockServerWebExchange reactiveExchangeOnly() {
+		return MockServerWebExchange.from(MockServerHttpRequest.get(this.path));
+	}
+
+}
