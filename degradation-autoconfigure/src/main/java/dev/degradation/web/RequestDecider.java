@@ -55,6 +55,12 @@ public final class RequestDecider {
 	private final Duration maxDeadline;
 
 	/**
+	 * The decision to let a request through without looking it up, for the last state read: a
+	 * request while nothing is shed and admission is off costs no allocation.
+	 */
+	private volatile Decision.@Nullable Proceed unlooked;
+
+	/**
 	 * Create a decider.
 	 * @param engine the engine whose state decides what is shed
 	 * @param routes the compiled routes of the engine's manifest
@@ -73,6 +79,31 @@ public final class RequestDecider {
 		this.overload = overload;
 		this.deadlineHeader = deadlineHeader;
 		this.maxDeadline = maxDeadline;
+	}
+
+	/**
+	 * Let a request through at once if nothing about it needs to be read: nothing is shed,
+	 * admission is off (or without an {@code overload} section) and no route keeps stale copies.
+	 * The common case of a healthy service, decided without reading the request.
+	 * @return the decision to let the request through, or {@code null} when the request must be
+	 * {@link #decide(RequestView) decided} on what it is
+	 */
+	public Decision.@Nullable Proceed withoutLookup() {
+		DegradationState state = this.engine.state();
+		if (state.shedsAnything() || (this.overload != null && this.overload.active() != null)) {
+			return null;
+		}
+		Decision.Proceed unlooked = this.unlooked;
+		if (unlooked != null && unlooked.state() == state) {
+			return unlooked;
+		}
+		RouteTable table = this.tables.of(state.manifest());
+		if (table != null && table.keepsCopies()) {
+			return null;
+		}
+		unlooked = new Decision.Proceed(state, null, null, Deadline.NONE);
+		this.unlooked = unlooked;
+		return unlooked;
 	}
 
 	/**

@@ -101,7 +101,10 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		ExchangeView view = new ExchangeView(exchange.getRequest());
-		Decision decision = this.decider.decide(view);
+		Decision decision = this.decider.withoutLookup();
+		if (decision == null) {
+			decision = this.decider.decide(view);
+		}
 		if (decision instanceof Decision.Wait wait) {
 			// The wait is a timer; cancelling the future (time out, or a client that left) counts
 			// the request as refused and gives back a place handed to it at that moment.

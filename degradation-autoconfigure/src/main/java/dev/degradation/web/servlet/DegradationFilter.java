@@ -153,13 +153,17 @@ public class DegradationFilter implements Filter {
 			throws IOException, ServletException {
 		HttpServletRequest httpRequest = (HttpServletRequest) request;
 		HttpServletResponse httpResponse = (HttpServletResponse) response;
-		ServletRequestView view = new ServletRequestView(httpRequest);
-		Decision decision;
-		try {
-			decision = this.decider.decide(view);
-		}
-		finally {
-			view.release();
+		// A healthy service's request is let through without reading it, or allocating.
+		Decision decision = this.decider.withoutLookup();
+		ServletRequestView view = null;
+		if (decision == null) {
+			view = new ServletRequestView(httpRequest);
+			try {
+				decision = this.decider.decide(view);
+			}
+			finally {
+				view.release();
+			}
 		}
 		if (decision instanceof Decision.Wait wait) {
 			Admission admission = wait.overload().admission();
@@ -167,10 +171,10 @@ public class DegradationFilter implements Filter {
 			decision = this.decider.afterWait(wait, admitted);
 		}
 		if (decision instanceof Decision.Proceed proceed) {
-			proceed(view, httpResponse, chain, proceed);
+			proceed(httpRequest, view, httpResponse, chain, proceed);
 		}
 		else {
-			answerInTurn(view, httpResponse, decision);
+			answerInTurn((view != null) ? view : new ServletRequestView(httpRequest), httpResponse, decision);
 		}
 	}
 
@@ -179,16 +183,15 @@ public class DegradationFilter implements Filter {
 	 * {@code stale} route; an admitted request holds its place until it ends, asynchronously too,
 	 * and tells the limit how it ended.
 	 */
-	private void proceed(ServletRequestView view, HttpServletResponse response, FilterChain chain,
-			Decision.Proceed proceed) throws IOException, ServletException {
-		HttpServletRequest request = view.request;
+	private void proceed(HttpServletRequest request, @Nullable ServletRequestView view, HttpServletResponse response,
+			FilterChain chain, Decision.Proceed proceed) throws IOException, ServletException {
 		if (this.levelOnEveryAnswer) {
 			response.setHeader(DegradationHeaders.LEVEL, proceed.state().levelHeader());
 		}
 		boolean async = false;
 		boolean failed = true;
 		try {
-			pass(view, response, chain, proceed);
+			pass(request, view, response, chain, proceed);
 			if (proceed.admitted() != null && request.isAsyncStarted()) {
 				request.getAsyncContext().addListener(new AdmittedEnd(proceed, request, response));
 				async = true;
@@ -202,19 +205,20 @@ public class DegradationFilter implements Filter {
 		}
 	}
 
-	private void pass(ServletRequestView view, HttpServletResponse response, FilterChain chain,
-			Decision.Proceed proceed) throws IOException, ServletException {
-		HttpServletRequest request = view.request;
+	private void pass(HttpServletRequest request, @Nullable ServletRequestView view, HttpServletResponse response,
+			FilterChain chain, Decision.Proceed proceed) throws IOException, ServletException {
 		try {
 			if (proceed.route() != null && proceed.route().writer() instanceof FallbackWriter.Stale stale
 					&& request.getMethod().equals("GET")) {
-				passKeepingCopy(view, response, chain, stale.copies());
+				passKeepingCopy((view != null) ? view : new ServletRequestView(request), response, chain,
+						stale.copies());
 				return;
 			}
 			chain.doFilter(request, response);
 		}
 		catch (IOException | ServletException | RuntimeException ex) {
-			if (!fallBackFromRefusedCall(view, response, proceed, ex)) {
+			if (!fallBackFromRefusedCall((view != null) ? view : new ServletRequestView(request), response, proceed,
+					ex)) {
 				throw ex;
 			}
 		}
