@@ -285,6 +285,7 @@ public final class DegradationAutoConfiguration {
 			DegradationFilter filter = new DegradationFilter(engine, routes, actuatorBasePath(environment),
 					properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS,
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
+			filter.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("degradationFilter");
 			registration.setOrder(order);

@@ -37,6 +37,8 @@ import dev.degradation.overload.Admission.Admitted;
 import dev.degradation.overload.Admission.NotAdmitted;
 import dev.degradation.overload.Deadline;
 import dev.degradation.overload.OverloadSignal;
+import dev.degradation.overload.PassedPriority;
+import dev.degradation.overload.RequestPriority;
 
 /**
  * Answers a request with its route's fallback when the route is shed (by the level, or on its own
@@ -105,6 +107,8 @@ public class DegradationFilter implements Filter {
 
 	private final CheapAnswerGate cheapAnswers = CheapAnswerGate.standard();
 
+	private @Nullable String priorityHeader;
+
 	/**
 	 * Create a filter that sends {@code X-Degradation-Level} on every answer.
 	 * @param engine the engine whose state decides what is shed
@@ -154,6 +158,16 @@ public class DegradationFilter implements Filter {
 		this.maxDeadline = maxDeadline;
 	}
 
+	/**
+	 * Rank each request in admission by the priority its caller passed in a header, which can
+	 * only lower it ({@link PassedPriority}), and hold the priority it is served at for the calls
+	 * made while serving it ({@link RequestPriority}). Off until set.
+	 * @param header the request header that carries the priority, or {@code null} for neither
+	 */
+	public void setPriorityHeader(@Nullable String header) {
+		this.priorityHeader = header;
+	}
+
 	@Override
 	public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
 			throws IOException, ServletException {
@@ -201,7 +215,7 @@ public class DegradationFilter implements Filter {
 		}
 		else {
 			RouteTable table = this.tables.of(state.manifest());
-			if (table != null && table.keepsCopies()) {
+			if (table != null && (table.keepsCopies() || this.priorityHeader != null)) {
 				// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
 				route = route(httpRequest, table);
 			}
@@ -218,7 +232,9 @@ public class DegradationFilter implements Filter {
 	 */
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
 			DegradationState state, @Nullable ShedRoute route) throws IOException, ServletException {
-		try {
+		try (RequestPriority.Held held = (this.priorityHeader != null) ? RequestPriority.hold(PassedPriority
+			.lower((route != null) ? route.priority() : PassedPriority.CORE, request.getHeader(this.priorityHeader)))
+				: null) {
 			if (route != null && route.writer() instanceof FallbackWriter.Stale stale
 					&& request.getMethod().equals("GET")) {
 				passKeepingCopy(request, response, chain, stale.copies());
@@ -322,6 +338,9 @@ public class DegradationFilter implements Filter {
 			FilterChain chain, DegradationState state, @Nullable ShedRoute route) throws IOException, ServletException {
 		Admission admission = active.admission();
 		int rank = (route != null) ? active.rank(route.priority()) : admission.coreRank();
+		if (this.priorityHeader != null) {
+			rank = active.lowered(rank, PassedPriority.read(request.getHeader(this.priorityHeader)));
+		}
 		long deadline = deadline(request);
 		Admission.Decision decision = admission.decide(rank, deadline);
 		if (decision == NotAdmitted.WAIT) {
