@@ -31,8 +31,12 @@ public final class RequestPriority {
 	 * @throws Exception what the work throws
 	 */
 	public static void runWithin(int priority, Work work) throws Exception {
-		try (Held held = hold(priority)) {
+		Held held = hold(priority);
+		try {
 			work.run();
+		}
+		finally {
+			held.close();
 		}
 	}
 

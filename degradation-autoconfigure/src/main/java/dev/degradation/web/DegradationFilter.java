@@ -216,7 +216,8 @@ public class DegradationFilter implements Filter {
 		else {
 			RouteTable table = this.tables.of(state.manifest());
 			if (table != null && (table.keepsCopies() || this.priorityHeader != null)) {
-				// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
+				// Live requests are looked up only to keep the answers of a 'stale' route, or to know
+				// the priority of their route when priorities are passed on.
 				route = route(httpRequest, table);
 			}
 		}
@@ -232,9 +233,8 @@ public class DegradationFilter implements Filter {
 	 */
 	private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
 			DegradationState state, @Nullable ShedRoute route) throws IOException, ServletException {
-		try (RequestPriority.Held held = (this.priorityHeader != null) ? RequestPriority.hold(PassedPriority
-			.lower((route != null) ? route.priority() : PassedPriority.CORE, request.getHeader(this.priorityHeader)))
-				: null) {
+		RequestPriority.Held priority = holdPriority(request, route);
+		try {
 			if (route != null && route.writer() instanceof FallbackWriter.Stale stale
 					&& request.getMethod().equals("GET")) {
 				passKeepingCopy(request, response, chain, stale.copies());
@@ -247,6 +247,24 @@ public class DegradationFilter implements Filter {
 				throw ex;
 			}
 		}
+		finally {
+			if (priority != null) {
+				priority.close();
+			}
+		}
+	}
+
+	/**
+	 * Hold the priority a request is served at for the calls made while serving it: its route's,
+	 * lowered by its caller's.
+	 */
+	private RequestPriority.@Nullable Held holdPriority(HttpServletRequest request, @Nullable ShedRoute route) {
+		String header = this.priorityHeader;
+		if (header == null) {
+			return null;
+		}
+		int declared = (route != null) ? route.priority() : PassedPriority.CORE;
+		return RequestPriority.hold(PassedPriority.lower(declared, request.getHeader(header)));
 	}
 
 	/**

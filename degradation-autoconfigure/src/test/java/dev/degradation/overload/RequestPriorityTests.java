@@ -41,16 +41,20 @@ class RequestPriorityTests {
 
 	@Test
 	void aHeldPriorityIsReleasedWhenClosed() {
-		try (RequestPriority.Held held = RequestPriority.hold(3)) {
-			assertThat(RequestPriority.current()).isEqualTo(3);
-		}
+		RequestPriority.Held held = RequestPriority.hold(3);
+		assertThat(RequestPriority.current()).isEqualTo(3);
+		held.close();
 		assertThat(RequestPriority.current()).isNull();
 	}
 
 	@Test
 	void anotherThreadDoesNotSeeTheHeldPriority() throws Exception {
-		try (RequestPriority.Held held = RequestPriority.hold(1)) {
+		RequestPriority.Held held = RequestPriority.hold(1);
+		try {
 			assertThat(CompletableFuture.supplyAsync(RequestPriority::current).get()).isNull();
+		}
+		finally {
+			held.close();
 		}
 	}
 

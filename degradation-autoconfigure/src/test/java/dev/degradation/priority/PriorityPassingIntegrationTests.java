@@ -183,7 +183,8 @@ class PriorityPassingIntegrationTests {
 	void aHeaderThatClaimsMoreThanTheCalleesRouteDeclaresChangesNothingWhileALowerOneIsHonoured()
 			throws Exception {
 		Callee.Handlers handlers = callee.getBean(Callee.Handlers.class);
-		try (Held held = holdPlaces(callee, BEST_EFFORT_CEILING)) {
+		HeldPlaces held = holdPlaces(callee, BEST_EFFORT_CEILING);
+		try {
 			long extraBefore = handlers.extra.sum();
 			// At the best-effort partition's ceiling a best-effort route is shed, however it is called.
 			for (String claim : new String[] { null, "core", "core ", "1000", "2147483647", "99999999999999999999",
@@ -206,6 +207,9 @@ class PriorityPassingIntegrationTests {
 				assertThat(answer.headers().firstValue("Retry-After")).hasValue("1");
 			}
 		}
+		finally {
+			held.release();
+		}
 	}
 
 	@Test
@@ -224,9 +228,13 @@ class PriorityPassingIntegrationTests {
 
 	@Test
 	void withThePropertyOffThePriorityIsNeitherHonouredNorSent() throws Exception {
-		try (Held held = holdPlaces(calleeOff, BEST_EFFORT_CEILING)) {
+		HeldPlaces held = holdPlaces(calleeOff, BEST_EFFORT_CEILING);
+		try {
 			assertThat(get(calleeOff, "/api/work", "1").body()).as("a lower priority, not honoured").isEqualTo("live");
 			assertThat(get(calleeOff, "/api/extra", null).headers().firstValue("X-Degraded")).hasValue("true");
+		}
+		finally {
+			held.release();
 		}
 		heardDownstream.clear();
 		assertThat(get(calleeOff, "/api/relay", "1").body()).isEqualTo("relayed");
@@ -234,9 +242,9 @@ class PriorityPassingIntegrationTests {
 	}
 
 	/**
-	 * Hold places of a callee's admission with core requests that wait until closed.
+	 * Hold places of a callee's admission with core requests that wait until released.
 	 */
-	private Held holdPlaces(ConfigurableApplicationContext service, int places) {
+	private HeldPlaces holdPlaces(ConfigurableApplicationContext service, int places) {
 		Callee.Handlers handlers = service.getBean(Callee.Handlers.class);
 		Admission admission = admission(service);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admission.inflight() == 0);
@@ -297,13 +305,12 @@ class PriorityPassingIntegrationTests {
 	}
 
 	/**
-	 * Places held until closed.
+	 * Places of admission held until released.
 	 */
 	@FunctionalInterface
-	private interface Held extends AutoCloseable {
+	private interface HeldPlaces {
 
-		@Override
-		void close() throws Exception;
+		void release() throws Exception;
 
 	}
 
