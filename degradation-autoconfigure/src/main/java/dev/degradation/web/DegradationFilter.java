@@ -360,7 +360,7 @@ public class DegradationFilter implements Filter {
 			rank = active.lowered(rank, PassedPriority.read(request.getHeader(this.priorityHeader)));
 		}
 		long deadline = deadline(request);
-		Admission.Decision decision = admission.decide(rank, deadline);
+		Admission.Decision decision = admission.decide(rank, route != null, deadline);
 		if (decision == NotAdmitted.WAIT) {
 			Admitted waited = admission.await(admission.waitBound(deadline));
 			decision = (waited != null) ? waited : NotAdmitted.REFUSED;
