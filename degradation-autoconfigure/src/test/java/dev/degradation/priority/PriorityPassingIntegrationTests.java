@@ -317,7 +317,7 @@ class PriorityPassingIntegrationTests {
 	}
 
 	/**
-	 * The called service: {@code /api/work} (core) takes {@link #WORK_MILLIS}, or waits until the
+	 * The called service: {@code /api/work} (core) takes WORK_MILLIS, or waits until the
 	 * test releases it, and counts its requests by the priority they carry; {@code /api/extra}
 	 * is best-effort; {@code /api/relay} (core) calls the downstream, a guarded dependency.
 	 */
