@@ -266,8 +266,10 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		RequestDecider degradationRequestDecider(DegradationEngine engine, RouteTable routes,
 				DegradationProperties properties, Environment environment, ObjectProvider<OverloadSignal> overload) {
-			return new RequestDecider(engine, routes, actuatorBasePath(environment), overload.getIfUnique(),
-					properties.getDeadline().getHeader(), properties.getDeadline().getMax());
+			RequestDecider decider = new RequestDecider(engine, routes, actuatorBasePath(environment),
+					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
+			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
+			return decider;
 		}
 
 		private static @Nullable String actuatorBasePath(Environment environment) {

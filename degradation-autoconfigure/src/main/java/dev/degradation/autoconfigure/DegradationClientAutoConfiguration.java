@@ -96,8 +96,8 @@ public final class DegradationClientAutoConfiguration {
 		RestClientCustomizer degradationRestClientCustomizer(DependencyGuards guards, DegradationEngine engine,
 				DegradationProperties properties) {
 			// One interceptor per builder: each learns whether its own client enforces the limit.
-			return (builder) -> builder.requestInterceptor(
-					new GuardingInterceptor(guards, properties.getDeadline().getHeader(), engine.clock()));
+			return (builder) -> builder.requestInterceptor(new GuardingInterceptor(guards,
+					properties.getDeadline().getHeader(), engine.clock(), properties.getPriority().headerWhenEnabled()));
 		}
 
 	}

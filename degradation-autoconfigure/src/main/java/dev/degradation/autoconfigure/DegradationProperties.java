@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
@@ -57,6 +59,8 @@ public class DegradationProperties {
 	private final Deadline deadline = new Deadline();
 
 	private final Overload overload = new Overload();
+
+	private final Priority priority = new Priority();
 
 	private final Filter filter = new Filter();
 
@@ -111,6 +115,10 @@ public class DegradationProperties {
 
 	public Overload getOverload() {
 		return this.overload;
+	}
+
+	public Priority getPriority() {
+		return this.priority;
 	}
 
 	public Filter getFilter() {
@@ -292,6 +300,55 @@ public class DegradationProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Settings of the priority a request passes on to the services it calls: its route's tier
+	 * priority, or 'core'. Priority numbers must mean the same in every service of a chain.
+	 */
+	public static class Priority {
+
+		/**
+		 * Whether to pass each request's priority on to the calls it makes to the manifest's
+		 * dependencies, and to rank each request in admission by the priority its caller passed.
+		 * Off by default because it changes who is admitted under overload in a service that
+		 * honours it, which is right only where the services of a chain share their priority
+		 * numbers. A passed priority can only lower a request's own, never raise it, so the
+		 * header needs no trust.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Header that carries a request's priority: a tier priority as the manifest writes it,
+		 * or 'core'.
+		 */
+		private String header = "X-Degradation-Priority";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getHeader() {
+			return this.header;
+		}
+
+		public void setHeader(String header) {
+			Assert.hasText(header, "'header' must not be empty");
+			this.header = header;
+		}
+
+		/**
+		 * Return the header when passing priorities is enabled.
+		 * @return the header, or {@code null} when it is not
+		 */
+		public @Nullable String headerWhenEnabled() {
+			return this.enabled ? this.header : null;
 		}
 
 	}

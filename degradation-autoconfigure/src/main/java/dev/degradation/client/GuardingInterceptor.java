@@ -5,17 +5,24 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.HttpRequest;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
+import dev.degradation.overload.PassedPriority;
+import dev.degradation.overload.RequestPriority;
+
 /**
  * Guards every call a {@code RestClient} makes to a dependency's {@code base_url}; calls
  * elsewhere pass untouched. A 5xx answer counts as a failure for the breaker; 503 and 429 may
  * be retried after their {@code Retry-After}; each attempt passes the time it may take on in the
- * deadline header, so the dependency can stop working for a caller that has given up.
+ * deadline header, so the dependency can stop working for a caller that has given up; and, when
+ * a priority header is set, the {@link RequestPriority priority} of the request the call is made
+ * for, so a dependency with the starter ranks the call by it in its admission.
  *
  * <p>Each attempt's time limit is offered to the HTTP client as its {@link AttemptLimit}. The
  * first call runs on the guards' bounded executor; once the client has shown that it enforces the
@@ -31,6 +38,8 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 
 	private final Clock clock;
 
+	private final @Nullable String priorityHeader;
+
 	private final DependencyGuard.AttemptPlacement placement = DependencyGuard.AttemptPlacement.learning();
 
 	/**
@@ -40,9 +49,23 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 	 * @param clock the clock {@code Retry-After} dates are measured against
 	 */
 	public GuardingInterceptor(DependencyGuards guards, String deadlineHeader, Clock clock) {
+		this(guards, deadlineHeader, clock, null);
+	}
+
+	/**
+	 * Create an interceptor that also passes the priority of the request a call is made for.
+	 * @param guards the guards to look calls up in
+	 * @param deadlineHeader the header that passes the time left on
+	 * @param clock the clock {@code Retry-After} dates are measured against
+	 * @param priorityHeader the header that passes the request's priority on, or {@code null} to
+	 * pass none
+	 */
+	public GuardingInterceptor(DependencyGuards guards, String deadlineHeader, Clock clock,
+			@Nullable String priorityHeader) {
 		this.guards = guards;
 		this.deadlineHeader = deadlineHeader;
 		this.clock = clock;
+		this.priorityHeader = priorityHeader;
 	}
 
 	@Override
@@ -51,6 +74,12 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 		DependencyGuard guard = this.guards.forUrl(request.getURI());
 		if (guard == null) {
 			return execution.execute(request, body);
+		}
+		// Read on the caller's thread: the attempts may run on the guards' executor.
+		String priorityHeader = this.priorityHeader;
+		Integer priority = (priorityHeader != null) ? RequestPriority.current() : null;
+		if (priorityHeader != null && priority != null) {
+			request.getHeaders().set(priorityHeader, PassedPriority.header(priority));
 		}
 		try {
 			return guard.attempt(request.getMethod().name(), (Duration limit) -> {

@@ -16,6 +16,7 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Overload;
 import dev.degradation.manifest.Tier;
 import dev.degradation.overload.Admission;
+import dev.degradation.overload.PassedPriority;
 
 /**
  * The overload signal: while admission is saturated (since the last evaluation it answered
@@ -235,6 +236,28 @@ public final class OverloadSignal implements ShedSignal {
 				}
 			}
 			return this.priorities.length;
+		}
+
+		/**
+		 * Return a request's rank lowered by the priority its caller passed
+		 * ({@link PassedPriority}), never raised: the passed priority ranks as the highest of this
+		 * manifest's tiers at or below it (the lowest rank when it is below them all), and a core
+		 * one changes nothing.
+		 * @param rank the rank of the request's route, {@link Admission#coreRank()} for a core
+		 * route
+		 * @param passedPriority the priority its caller passed, as {@link PassedPriority#read}
+		 * reads it
+		 * @return the lower of the two ranks
+		 */
+		public int lowered(int rank, int passedPriority) {
+			if (passedPriority == PassedPriority.CORE) {
+				return rank;
+			}
+			int passedRank = 0;
+			while (passedRank + 1 < this.priorities.length && this.priorities[passedRank + 1] <= passedPriority) {
+				passedRank++;
+			}
+			return Math.min(rank, passedRank);
 		}
 
 	}

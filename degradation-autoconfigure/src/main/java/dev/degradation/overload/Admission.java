@@ -125,6 +125,23 @@ public final class Admission implements Limiter<Admission.Request> {
 	 * was not admitted
 	 */
 	public Decision decide(int rank, long deadlineNanos) {
+		return decide(rank, true, deadlineNanos);
+	}
+
+	/**
+	 * Decide at once, without parking the thread, what becomes of a request that may have no
+	 * fallback: a core route's request whose caller passed a lower priority
+	 * ({@link PassedPriority}) is ranked below the core, and over its partition it is refused,
+	 * counted as {@link #refused() refused}, and never waits (a place beyond its partition is not
+	 * its to wait for).
+	 * @param rank the request's rank
+	 * @param fallback whether the request's route has a fallback to answer over its partition
+	 * @param deadlineNanos how long its caller still waits, as {@link Deadline#remainingNanos}
+	 * reads it
+	 * @return an {@link Admitted} request that must report how it ended exactly once, or why it
+	 * was not admitted
+	 */
+	public Decision decide(int rank, boolean fallback, long deadlineNanos) {
 		if (deadlineNanos == Deadline.PASSED) {
 			this.refusedForDeadline.increment();
 			return NotAdmitted.DEADLINE_PASSED;
@@ -136,6 +153,10 @@ public final class Admission implements Limiter<Admission.Request> {
 			return admitted;
 		}
 		if (partition.degradable()) {
+			if (!fallback) {
+				this.refused.increment();
+				return NotAdmitted.REFUSED;
+			}
 			partition.shed.increment();
 			return NotAdmitted.SHED;
 		}

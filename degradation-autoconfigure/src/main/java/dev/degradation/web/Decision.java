@@ -5,6 +5,7 @@ import org.jspecify.annotations.Nullable;
 import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.overload.Admission.Admitted;
+import dev.degradation.overload.PassedPriority;
 import dev.degradation.engine.OverloadSignal;
 
 /**
@@ -36,9 +37,22 @@ public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decisi
 	 * @param admitted its place in admission, which it holds until it ends, or {@code null} when
 	 * admission is off or the path is the Actuator's
 	 * @param deadlineNanos the caller's deadline
+	 * @param priority the priority the request is served at, passed on with the calls made for
+	 * it ({@link PassedPriority}), or {@link #NOT_PASSED} when priorities are not passed on
 	 */
-	record Proceed(DegradationState state, @Nullable ShedRoute route, @Nullable Admitted admitted,
-			long deadlineNanos) implements Decision {
+	record Proceed(DegradationState state, @Nullable ShedRoute route, @Nullable Admitted admitted, long deadlineNanos,
+			int priority) implements Decision {
+
+		/** The {@link #priority()} of a request when priorities are not passed on. */
+		public static final int NOT_PASSED = Integer.MIN_VALUE;
+
+		/**
+		 * Return whether the request's priority is passed on with the calls made for it.
+		 * @return whether {@link #priority()} is one
+		 */
+		public boolean passesPriority() {
+			return this.priority != NOT_PASSED;
+		}
 
 		/**
 		 * Tell the limit how the admitted request ended. Only a served request is a sample of the
@@ -143,9 +157,10 @@ public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decisi
 	 * @param route the request's route, or {@code null}
 	 * @param overload admission as the request saw it
 	 * @param deadlineNanos the caller's deadline
+	 * @param priority the priority the request will be served at, as in {@link Proceed}
 	 */
-	record Wait(DegradationState state, @Nullable ShedRoute route, OverloadSignal.Active overload,
-			long deadlineNanos) implements Decision {
+	record Wait(DegradationState state, @Nullable ShedRoute route, OverloadSignal.Active overload, long deadlineNanos,
+			int priority) implements Decision {
 
 		/**
 		 * Return how long the request may wait: the queue bound, and never past the deadline.

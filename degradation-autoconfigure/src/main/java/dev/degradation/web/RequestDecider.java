@@ -16,6 +16,7 @@ import dev.degradation.overload.Admission;
 import dev.degradation.overload.Admission.Admitted;
 import dev.degradation.overload.Admission.NotAdmitted;
 import dev.degradation.overload.Deadline;
+import dev.degradation.overload.PassedPriority;
 import dev.degradation.engine.OverloadSignal;
 
 /**
@@ -60,6 +61,8 @@ public final class RequestDecider {
 	 */
 	private volatile Decision.@Nullable Proceed unlooked;
 
+	private volatile @Nullable String priorityHeader;
+
 	/**
 	 * Create a decider.
 	 * @param engine the engine whose state decides what is shed
@@ -82,6 +85,18 @@ public final class RequestDecider {
 	}
 
 	/**
+	 * Rank each request in admission by the priority its caller passed in a header, which can
+	 * only lower it ({@link PassedPriority}), and let each request through with the priority it is
+	 * served at, for the calls made while serving it ({@link Decision.Proceed#priority()}). Off
+	 * until set.
+	 * @param header the request header that carries the priority, or {@code null} for neither
+	 */
+	public void setPriorityHeader(@Nullable String header) {
+		this.priorityHeader = header;
+		this.unlooked = null;
+	}
+
+	/**
 	 * Let a request through at once if nothing about it needs to be read: nothing is shed,
 	 * admission is off (or without an {@code overload} section) and no route keeps stale copies.
 	 * The common case of a healthy service, decided without reading the request.
@@ -90,7 +105,8 @@ public final class RequestDecider {
 	 */
 	public Decision.@Nullable Proceed withoutLookup() {
 		DegradationState state = this.engine.state();
-		if (state.shedsAnything() || (this.overload != null && this.overload.active() != null)) {
+		if (state.shedsAnything() || (this.overload != null && this.overload.active() != null)
+				|| this.priorityHeader != null) {
 			return null;
 		}
 		Decision.Proceed unlooked = this.unlooked;
@@ -101,7 +117,7 @@ public final class RequestDecider {
 		if (table != null && table.keepsCopies()) {
 			return null;
 		}
-		unlooked = new Decision.Proceed(state, null, null, Deadline.NONE);
+		unlooked = new Decision.Proceed(state, null, null, Deadline.NONE, Decision.Proceed.NOT_PASSED);
 		this.unlooked = unlooked;
 		return unlooked;
 	}
@@ -125,7 +141,7 @@ public final class RequestDecider {
 					return new Decision.Shed(state, route, cause, state.shedKind(route.index()), deadline);
 				}
 			}
-			return reserved ? new Decision.Proceed(state, null, null, deadline)
+			return reserved ? new Decision.Proceed(state, null, null, deadline, Decision.Proceed.NOT_PASSED)
 					: admit(admission, request, state, route, deadline);
 		}
 		ShedRoute route = null;
@@ -138,12 +154,13 @@ public final class RequestDecider {
 		}
 		else {
 			RouteTable table = this.tables.of(state.manifest());
-			if (table != null && table.keepsCopies()) {
-				// Only a manifest with a 'stale' route looks up live requests, to keep their answers.
+			if (table != null && (table.keepsCopies() || this.priorityHeader != null)) {
+				// Live requests are looked up only to keep the answers of a 'stale' route, or to know
+				// the priority of their route when priorities are passed on.
 				route = route(request, table);
 			}
 		}
-		return new Decision.Proceed(state, route, null, Deadline.NONE);
+		return new Decision.Proceed(state, route, null, Deadline.NONE, servedPriority(request, route));
 	}
 
 	/**
@@ -155,12 +172,16 @@ public final class RequestDecider {
 			@Nullable ShedRoute route, long deadline) {
 		Admission admission = active.admission();
 		int rank = (route != null) ? active.rank(route.priority()) : admission.coreRank();
-		Admission.Decision decision = admission.decide(rank, deadline);
+		String priorityHeader = this.priorityHeader;
+		if (priorityHeader != null) {
+			rank = active.lowered(rank, PassedPriority.read(request.header(priorityHeader)));
+		}
+		Admission.Decision decision = admission.decide(rank, route != null, deadline);
 		if (decision instanceof Admitted admitted) {
-			return new Decision.Proceed(state, route, admitted, deadline);
+			return new Decision.Proceed(state, route, admitted, deadline, servedPriority(request, route));
 		}
 		if (decision == NotAdmitted.WAIT) {
-			return new Decision.Wait(state, route, active, deadline);
+			return new Decision.Wait(state, route, active, deadline, servedPriority(request, route));
 		}
 		if (decision == NotAdmitted.SHED && route != null) {
 			return new Decision.Shed(state, route, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD, deadline);
@@ -175,7 +196,8 @@ public final class RequestDecider {
 	 * @return the request let through, or refused
 	 */
 	public Decision afterWait(Decision.Wait wait, @Nullable Admitted admitted) {
-		return (admitted != null) ? new Decision.Proceed(wait.state(), wait.route(), admitted, wait.deadlineNanos())
+		return (admitted != null) ? new Decision.Proceed(wait.state(), wait.route(), admitted, wait.deadlineNanos(),
+				wait.priority())
 				: new Decision.Refuse(wait.state(), wait.overload(), wait.deadlineNanos());
 	}
 
@@ -219,6 +241,18 @@ public final class RequestDecider {
 	 */
 	public DegradationEngine engine() {
 		return this.engine;
+	}
+
+	/**
+	 * The priority a request is served at, for the calls made while serving it: its route's
+	 * (core for a path of no route), lowered by its caller's.
+	 */
+	private int servedPriority(RequestView request, @Nullable ShedRoute route) {
+		String header = this.priorityHeader;
+		if (header == null) {
+			return Decision.Proceed.NOT_PASSED;
+		}
+		return PassedPriority.lower((route != null) ? route.priority() : PassedPriority.CORE, request.header(header));
 	}
 
 	private long deadline(RequestView request) {

@@ -50,6 +50,20 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
+	void thePriorityPropertiesAreDescribedOffByDefaultWithTheHeaderTheCodeHas() throws IOException {
+		DegradationProperties.Priority defaults = new DegradationProperties().getPriority();
+		JsonNode enabled = property("degradation.priority.enabled");
+		assertThat(enabled.get("type").asString()).isEqualTo("java.lang.Boolean");
+		assertThat(enabled.get("description").asString()).startsWith("Whether").contains("only lower");
+		assertThat(enabled.get("defaultValue").asBoolean()).isFalse().isEqualTo(defaults.isEnabled());
+		JsonNode header = property("degradation.priority.header");
+		assertThat(header.get("type").asString()).isEqualTo("java.lang.String");
+		assertThat(header.get("defaultValue").asString()).isEqualTo("X-Degradation-Priority")
+			.isEqualTo(defaults.getHeader());
+		assertThat(defaults.headerWhenEnabled()).isNull();
+	}
+
+	@Test
 	void theDeadlinePropertiesAreDescribedWithTheDefaultsTheCodeHas() throws IOException {
 		DegradationProperties.Deadline defaults = new DegradationProperties().getDeadline();
 		JsonNode header = property("degradation.deadline.header");

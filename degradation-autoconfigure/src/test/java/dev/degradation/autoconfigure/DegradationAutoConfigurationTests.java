@@ -11,6 +11,7 @@ import java.util.Properties;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,8 +48,10 @@ import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.monitor.ProbeResult;
 import dev.degradation.engine.OverloadSignal;
-import dev.degradation.web.servlet.DegradationFilter;
+import dev.degradation.overload.PassedPriority;
+import dev.degradation.overload.RequestPriority;
 import dev.degradation.web.RequestDecider;
+import dev.degradation.web.servlet.DegradationFilter;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.reactive.DegradationWebFilter;
 
@@ -354,6 +357,53 @@ class DegradationAutoConfigurationTests {
 			assertThat(shed.getHeader("X-Degradation-Level")).isEqualTo("1");
 			assertThat(shed.getHeader("X-Degradation-Reason")).isEqualTo("simulation");
 		});
+	}
+
+	@Test
+	void whenPriorityIsEnabledTheFilterHoldsEachRequestsPriorityLoweredByItsCallersForTheChain() {
+		this.runner.withPropertyValues(SHOP, "degradation.priority.enabled=true", "degradation.priority.header=X-Prio")
+			.run((context) -> {
+				DegradationFilter filter = (DegradationFilter) context.getBean("degradationFilter",
+						FilterRegistrationBean.class).getFilter();
+				assertThat(priorityInChain(filter, "GET", "/api/products", null)).isEqualTo(PassedPriority.CORE);
+				assertThat(priorityInChain(filter, "GET", "/api/products", "1")).isEqualTo(1);
+				assertThat(priorityInChain(filter, "GET", "/api/recommendations", null)).isEqualTo(2);
+				assertThat(priorityInChain(filter, "GET", "/api/recommendations", "core")).isEqualTo(2);
+				assertThat(priorityInChain(filter, "GET", "/api/recommendations", "7")).isEqualTo(2);
+				assertThat(priorityInChain(filter, "GET", "/api/recommendations", "1")).isEqualTo(1);
+				// While something is shed the route is looked up on the other path; the same answer.
+				context.getBean(DegradationEngine.class).simulate(1);
+				assertThat(priorityInChain(filter, "GET", "/api/recommendations", "7")).isEqualTo(2);
+				assertThat(RequestPriority.current()).isNull();
+			});
+	}
+
+	@Test
+	void whenPriorityIsOffTheFilterHoldsNone() {
+		this.runner.withPropertyValues(SHOP).run((context) -> {
+			DegradationFilter filter = (DegradationFilter) context.getBean("degradationFilter",
+					FilterRegistrationBean.class).getFilter();
+			assertThat(priorityInChain(filter, "GET", "/api/recommendations", "1")).isNull();
+		});
+	}
+
+	@Test
+	void aBlankPriorityHeaderFailsStartup() {
+		this.runner.withPropertyValues(SHOP, "degradation.priority.header= ").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessage("'header' must not be empty");
+		});
+	}
+
+	private static @Nullable Integer priorityInChain(DegradationFilter filter, String method, String path,
+			@Nullable String priority) throws Exception {
+		MockHttpServletRequest request = new MockHttpServletRequest(method, path);
+		if (priority != null) {
+			request.addHeader("X-Prio", priority);
+		}
+		Integer[] seen = new Integer[1];
+		filter.doFilter(request, new MockHttpServletResponse(), (req, res) -> seen[0] = RequestPriority.current());
+		return seen[0];
 	}
 
 	@Test

@@ -40,6 +40,7 @@ import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A request whose handler fails because a guarded call to a dependency its route requires got no
@@ -103,8 +104,10 @@ class RefusedCallFallbackIntegrationTests {
 		assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(294)).isLessThan(Duration.ofMillis(300 + 500));
 		// The engine shed nothing: this answer is the filter's, for this one request.
 		assertThat(this.engine.state().shedsAnything()).isFalse();
-		// Counted as a dependency's fallback of its route, the manifest's first.
-		assertThat(this.engine.state().fallbackCounts().count(0, ShedCauseKind.DEPENDENCY)).isPositive();
+		// Counted as a dependency's fallback of its route, the manifest's first: just after the answer,
+		// which is on its way once its last byte is written (its length is set).
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.engine.state().fallbackCounts().count(0, ShedCauseKind.DEPENDENCY) > 0);
 	}
 
 	@Test

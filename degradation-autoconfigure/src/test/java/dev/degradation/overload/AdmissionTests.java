@@ -70,6 +70,19 @@ class AdmissionTests {
 	}
 
 	@Test
+	void aCoreRequestLoweredByItsCallerIsRefusedOverItsPartitionWithoutWaitingAndCountedAsRefused() {
+		Admission admission = admission(4, 1, Duration.ofMillis(50));
+		admission.decide(admission.coreRank(), NO_DEADLINE);
+		assertThat(admission.decide(0, false, NO_DEADLINE)).as("under rank 0's ceiling of 2")
+			.isInstanceOf(Admitted.class);
+		assertThat(admission.decide(0, false, NO_DEADLINE)).isEqualTo(NotAdmitted.REFUSED);
+		assertThat(admission.refused()).isEqualTo(1);
+		assertThat(admission.shed()).isZero();
+		assertThat(admission.decide(admission.coreRank(), false, NO_DEADLINE)).as("core, not lowered")
+			.isInstanceOf(Admitted.class);
+	}
+
+	@Test
 	void theWaitIsBoundedByTheQueueAndByTheCallersDeadline() {
 		Admission admission = admission(1, 1, Duration.ofMillis(50));
 		assertThat(admission.waitBound(NO_DEADLINE)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(50));

@@ -27,9 +27,11 @@ import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.OverloadSignal;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.Admission.Admitted;
-import dev.degradation.engine.OverloadSignal;
+
+import dev.degradation.overload.RequestPriority;
 import dev.degradation.web.Answer;
 import dev.degradation.web.Decision;
 import dev.degradation.web.DegradationHeaders;
@@ -190,6 +192,8 @@ public class DegradationFilter implements Filter {
 		}
 		boolean async = false;
 		boolean failed = true;
+		// The priority the request is served at, for the guarded calls made while serving it.
+		RequestPriority.Held priority = proceed.passesPriority() ? RequestPriority.hold(proceed.priority()) : null;
 		try {
 			pass(request, view, response, chain, proceed);
 			if (proceed.admitted() != null && request.isAsyncStarted()) {
@@ -199,6 +203,9 @@ public class DegradationFilter implements Filter {
 			failed = false;
 		}
 		finally {
+			if (priority != null) {
+				priority.close();
+			}
 			if (!async) {
 				end(proceed, request, response, failed);
 			}
@@ -395,6 +402,15 @@ public class DegradationFilter implements Filter {
 		if (answer.body().length > 0) {
 			response.getOutputStream().write(answer.body());
 		}
+	}
+
+	/**
+	 * Rank each request in admission by the priority its caller passed, and hold the priority it
+	 * is served at for the calls made while serving it ({@link RequestDecider#setPriorityHeader}).
+	 * @param header the request header that carries the priority, or {@code null} for neither
+	 */
+	public void setPriorityHeader(@Nullable String header) {
+		this.decider.setPriorityHeader(header);
 	}
 
 	/**
