@@ -28,7 +28,10 @@ import dev.degradation.client.DependencyUnavailableException.Reason;
  *
  * <p>Nothing blocks and no call holds a thread: each attempt goes through the breaker with
  * Resilience4j's {@link CircuitBreakerOperator}, is bounded by Reactor's {@code timeout} (a timer
- * on Reactor's parallel scheduler), and a retry waits on a Reactor timer too. The time limit of
+ * on Reactor's parallel scheduler), and a retry waits on a Reactor timer too. A failed answer
+ * (a 5xx) reaches the breaker as a result that its {@code recordResult} predicate counts as an
+ * error, not as an error signal: turning an answer into an error would cancel the exchange, and
+ * Spring's connector would then drain the body its caller is to read. The time limit of
  * an attempt is the smaller of the dependency's and the time left, which Resilience4j's
  * {@code TimeLimiterOperator} (fixed to its configured duration) cannot express; the guard
  * reports each attempt to the dependency's {@code TimeLimiter} instead. Retries are decided by
@@ -123,30 +126,26 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			return this.next.exchange(attempt)
 				.timeout(limit)
 				.map(this::judged)
-				// A failed answer is an error for the breaker only; the caller still gets it.
-				.flatMap((answer) -> answer.outcome().failure() ? Mono.error(new FailedAnswer(answer))
-						: Mono.just(answer))
 				.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
-				.onErrorResume(FailedAnswer.class, (failed) -> Mono.just(failed.answer))
 				.materialize()
 				.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
 						: failed(signal.getThrowable(), limit));
 		}
 
-		private Answer judged(ClientResponse response) {
-			return new Answer(response, CallOutcome.ofHttpStatus(response.statusCode().value(),
+		private JudgedAnswer<ClientResponse> judged(ClientResponse response) {
+			return new JudgedAnswer<>(response, CallOutcome.ofHttpStatus(response.statusCode().value(),
 					response.headers().asHttpHeaders().getFirst("Retry-After"), GuardingExchangeFilter.this.clock));
 		}
 
-		private Mono<ClientResponse> answered(@Nullable Answer answer) {
-			if (answer == null) {
+		private Mono<ClientResponse> answered(@Nullable JudgedAnswer<ClientResponse> judged) {
+			if (judged == null) {
 				return Mono.error(new DependencyUnavailableException(name(), Reason.FAILED, "no answer", null));
 			}
 			this.guard.timeLimiter().onSuccess();
 			if (this.retrying != null) {
-				long wait = this.retrying.onResult(answer.outcome());
+				long wait = this.retrying.onResult(judged.outcome());
 				if (this.guard.mayWait(wait, this.end)) {
-					return answer.response()
+					return judged.answer()
 						.releaseBody()
 						.onErrorResume((ex) -> Mono.empty())
 						.then(Mono.delay(Duration.ofMillis(wait)))
@@ -154,7 +153,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 				}
 				this.retrying.onComplete();
 			}
-			return Mono.just(answer.response());
+			return Mono.just(judged.answer());
 		}
 
 		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit) {
@@ -182,27 +181,6 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 
 		private String name() {
 			return this.guard.dependency().name();
-		}
-
-	}
-
-	/**
-	 * An answer and how it was judged.
-	 */
-	private record Answer(ClientResponse response, CallOutcome outcome) {
-
-	}
-
-	/**
-	 * Carries a failed answer through the breaker operator, which counts errors only.
-	 */
-	private static final class FailedAnswer extends RuntimeException {
-
-		private final transient Answer answer;
-
-		FailedAnswer(Answer answer) {
-			super("failed answer (" + answer.response().statusCode().value() + ")", null, false, false);
-			this.answer = answer;
 		}
 
 	}

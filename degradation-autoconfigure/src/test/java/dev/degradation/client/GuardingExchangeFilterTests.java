@@ -131,6 +131,17 @@ class GuardingExchangeFilterTests {
 	}
 
 	@Test
+	void aFailedAnswerCountsAgainstTheBreakerAndItsBodyStillReachesTheCaller() {
+		stub.answer(500, null);
+		String body = this.client.get()
+			.uri(stub.url() + "/data")
+			.exchangeToMono((response) -> response.bodyToMono(String.class))
+			.block(Duration.ofSeconds(10));
+		assertThat(body).contains("live");
+		assertThat(this.guards.guard("data").circuitBreaker().getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+	}
+
+	@Test
 	void a503WithRetryAfterIsRetriedOnceForAGetAfterTheWaitItAskedFor() {
 		stub.answerThenRecover(503, "1", 1);
 		long started = System.nanoTime();
