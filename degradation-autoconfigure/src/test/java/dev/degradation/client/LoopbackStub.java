@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import org.springframework.web.reactive.function.client.WebClient;
+
 /**
  * A dependency on loopback whose answer the test sets: a status with an optional
  * {@code Retry-After}, given at once or after a delay, or no answer at all (it hangs until
@@ -58,6 +60,15 @@ final class LoopbackStub implements AutoCloseable {
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * Make one unguarded {@code WebClient} call here. The first request of a JVM loads and starts
+	 * Reactor Netty, over a second on a busy machine: longer than the time limits the tests set,
+	 * and not what any of them measures.
+	 */
+	void warmUpReactorNetty() {
+		WebClient.create(url()).get().uri("/warm-up").retrieve().toBodilessEntity().block(Duration.ofSeconds(30));
 	}
 
 	String url() {
