@@ -95,13 +95,35 @@ class WebClientGuardIntegrationTests {
 	}
 
 	@Test
+	void aWebClientCallThatTimesOutIsAnsweredWithItsRoutesFallback() throws Exception {
+		stub.answer(200, null);
+		stub.hang = true;
+		try {
+			long started = System.nanoTime();
+			HttpResponse<String> response = get("/api/data", null);
+			// The handler blocked on the call, which ended with DependencyUnavailableException.
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.headers().firstValue("X-Degradation-Reason")).hasValue("dependency:data");
+			assertThat(response.body()).contains("degraded");
+			// timeout_ms of 'data' is 1000; the margin is for a busy machine.
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1000 + 1000));
+		}
+		finally {
+			stub.hang = false;
+			// The hanging call counted against the breaker: start the next test from a closed one.
+			this.guards.guard("data").circuitBreaker().reset();
+		}
+	}
+
+	@Test
 	void theDeadlineARequestArrivedWithIsPassedOnByTheWebClientCallMadeForIt() throws Exception {
 		stub.answer(200, null);
-		HttpResponse<String> response = get("/api/retrying", "150");
+		// Less than the call's own limit of 400 ms, and not so little that a busy machine misses it.
+		HttpResponse<String> response = get("/api/retrying", "350");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(stub.requests).singleElement().satisfies((request) -> {
 			assertThat(request.path()).isEqualTo("/retrying");
-			assertThat(Long.parseLong(request.deadline())).isBetween(1L, 150L);
+			assertThat(Long.parseLong(request.deadline())).isBetween(1L, 350L);
 		});
 	}
 
