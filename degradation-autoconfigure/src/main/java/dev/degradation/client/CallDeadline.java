@@ -7,9 +7,19 @@ import org.jspecify.annotations.Nullable;
 /**
  * The deadline of the request the current thread serves, as its caller sent it, so that every
  * guarded call made for the request gets the time left rather than its full time limit. Set by
- * {@link CallDeadlineFilter}, or by application code around work of its own.
+ * {@link CallDeadlineFilter}, or by application code around work of its own. A reactive chain
+ * carries its deadline in its Reactor context instead, under {@link #CONTEXT_KEY}.
  */
 public final class CallDeadline {
+
+	/**
+	 * The key under which a Reactor {@code Context} holds the deadline (an {@link Instant}) of
+	 * the request a reactive chain serves: a thread-local cannot follow a call that hops between
+	 * event-loop threads, a subscriber's context does. Written with
+	 * {@code contextWrite(Context.of(CallDeadline.CONTEXT_KEY, deadline))}; read by the
+	 * {@code WebClient} guard, {@link GuardingExchangeFilter}.
+	 */
+	public static final String CONTEXT_KEY = CallDeadline.class.getName();
 
 	private static final ThreadLocal<@Nullable Instant> current = new ThreadLocal<>();
 

@@ -105,6 +105,16 @@ public final class DependencyGuard {
 	}
 
 	/**
+	 * Return the dependency's time limiter; the guards bound each attempt themselves (by the
+	 * smaller of its limit and the time left) and report to it, so its events and metrics count
+	 * every guarded call's time-outs.
+	 * @return the time limiter, as registered in the {@code TimeLimiterRegistry}
+	 */
+	public TimeLimiter timeLimiter() {
+		return this.timeLimiter;
+	}
+
+	/**
 	 * Return the dependency's retry, with the manifest's settings; it decides the retries of
 	 * the guarded calls and counts them.
 	 * @return the retry, as registered in the {@code RetryRegistry}
@@ -159,20 +169,10 @@ public final class DependencyGuard {
 	<T> T attempt(@Nullable String method, Attempt<T> call, Function<T, CallOutcome> classifier,
 			Consumer<T> discard, AttemptPlacement placement) {
 		CallBudget budget = this.dependency.calls();
-		RetryPolicy policy = budget.retry();
-		boolean retries = method != null && policy.retries(method);
-		Instant start = this.clock.instant();
-		Instant end = start.plus(retries ? policy.budget() : budget.timeout());
-		Instant deadline = CallDeadline.current();
-		if (deadline != null && deadline.isBefore(end)) {
-			end = deadline;
-		}
-		if (end.isAfter(start)) {
-			end = end.minus(answerReserve(Duration.between(start, end)));
-		}
-		Retry.AsyncContext<CallOutcome> retrying = retries ? this.retry.asyncContext() : null;
+		Instant end = end(method, CallDeadline.current());
+		Retry.AsyncContext<CallOutcome> retrying = retries(method) ? this.retry.asyncContext() : null;
 		for (;;) {
-			Duration left = Duration.between(this.clock.instant(), end);
+			Duration left = timeLeft(end);
 			if (left.isNegative() || left.isZero()) {
 				throw new DependencyUnavailableException(name(), Reason.TIMEOUT,
 						"no time left of its budget or deadline", null);
@@ -285,21 +285,60 @@ public final class DependencyGuard {
 	 * @return whether to try again
 	 */
 	private boolean waitBeforeRetry(long wait, Instant end) {
-		if (wait < 0) {
-			return false;
-		}
-		Duration pause = Duration.ofMillis(wait);
-		if (!this.clock.instant().plus(pause).isBefore(end)) {
+		if (!mayWait(wait, end)) {
 			return false;
 		}
 		try {
-			this.sleeper.sleep(pause);
+			this.sleeper.sleep(Duration.ofMillis(wait));
 			return true;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new CancellationException("Call to '" + name() + "' cancelled by its caller");
 		}
+	}
+
+	/**
+	 * Return whether calls with a method are retried: only HTTP calls, only the policy's methods.
+	 */
+	boolean retries(@Nullable String method) {
+		return method != null && this.dependency.calls().retry().retries(method);
+	}
+
+	/**
+	 * Return when a call beginning now must have its answer: after its time limit, or its retry
+	 * budget when its method is retried, at the latest at the request's deadline, less the
+	 * reserve for the caller's own answer. The same for every client the guard serves.
+	 * @param method the HTTP method, or {@code null}
+	 * @param deadline the request's deadline, or {@code null}
+	 */
+	Instant end(@Nullable String method, @Nullable Instant deadline) {
+		CallBudget budget = this.dependency.calls();
+		Instant start = this.clock.instant();
+		Instant end = start.plus(retries(method) ? budget.retry().budget() : budget.timeout());
+		if (deadline != null && deadline.isBefore(end)) {
+			end = deadline;
+		}
+		if (end.isAfter(start)) {
+			end = end.minus(answerReserve(Duration.between(start, end)));
+		}
+		return end;
+	}
+
+	/**
+	 * Return the time left until a call's {@linkplain #end end}: zero or less when it has passed.
+	 */
+	Duration timeLeft(Instant end) {
+		return Duration.between(this.clock.instant(), end);
+	}
+
+	/**
+	 * Return whether a wait the retry asked for may begin: it asked for one (not a negative
+	 * number), and it would end before the call's {@linkplain #end end}.
+	 * @param wait the wait in milliseconds, negative for no further attempt
+	 */
+	boolean mayWait(long wait, Instant end) {
+		return wait >= 0 && this.clock.instant().plusMillis(wait).isBefore(end);
 	}
 
 	/**
@@ -349,7 +388,7 @@ public final class DependencyGuard {
 	 * the JDK's {@code HttpTimeoutException}, or an interrupted I/O that no interrupt caused
 	 * (Apache HttpClient's response, connect and connection-request time-outs).
 	 */
-	private static boolean isTimeout(Throwable failure) {
+	static boolean isTimeout(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof TimeoutException
 					|| cause instanceof java.io.InterruptedIOException) {

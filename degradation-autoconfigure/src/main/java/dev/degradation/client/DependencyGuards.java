@@ -274,6 +274,9 @@ public final class DependencyGuards implements AutoCloseable {
 			// Routes that require an open dependency are shed, so no call would ever make the
 			// trial: the breaker moves to half-open by itself.
 			.automaticTransitionFromOpenToHalfOpenEnabled(true)
+			// A failed answer (a 5xx) is counted as an error though it reaches its caller: the
+			// WebClient guard's breaker operator sees answers as results, not as errors.
+			.recordResult(JudgedAnswer::isFailure)
 			.build();
 	}
 

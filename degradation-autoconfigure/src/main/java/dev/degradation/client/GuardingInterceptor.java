@@ -100,11 +100,7 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 		catch (IOException ex) {
 			return CallOutcome.FAILURE;
 		}
-		if (status.value() == 503 || status.value() == 429) {
-			return new CallOutcome(status.value() == 503,
-					true, RetryAfter.parse(response.getHeaders().getFirst("Retry-After"), this.clock));
-		}
-		return status.is5xxServerError() ? CallOutcome.FAILURE : CallOutcome.SUCCESS;
+		return CallOutcome.ofHttpStatus(status.value(), response.getHeaders().getFirst("Retry-After"), this.clock);
 	}
 
 }

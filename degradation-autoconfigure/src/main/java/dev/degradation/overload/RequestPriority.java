@@ -10,6 +10,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RequestPriority {
 
+	/**
+	 * The key under which a reactive stack carries the priority of the request being served in
+	 * its Reactor context (an {@code Integer}), where a thread-local cannot follow it; read by
+	 * the guard of {@code WebClient} calls.
+	 */
+	public static final String CONTEXT_KEY = RequestPriority.class.getName();
+
 	private static final ThreadLocal<@Nullable Integer> current = new ThreadLocal<>();
 
 	private RequestPriority() {

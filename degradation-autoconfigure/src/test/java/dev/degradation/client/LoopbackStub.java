@@ -10,9 +10,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+
+import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * A dependency on loopback whose answer the test sets: a status with an optional
@@ -32,6 +35,9 @@ final class LoopbackStub implements AutoCloseable {
 	volatile String retryAfter;
 
 	volatile boolean hang;
+
+	/** How many more answers get {@link #status} before the stub answers 200; negative for all. */
+	private final AtomicInteger statusAnswers = new AtomicInteger(-1);
 
 	/** How long it takes before it answers: a slow but working dependency. */
 	volatile Duration delay = Duration.ZERO;
@@ -56,6 +62,15 @@ final class LoopbackStub implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Make one unguarded {@code WebClient} call here. The first request of a JVM loads and starts
+	 * Reactor Netty, over a second on a busy machine: longer than the time limits the tests set,
+	 * and not what any of them measures.
+	 */
+	void warmUpReactorNetty() {
+		WebClient.create(url()).get().uri("/warm-up").retrieve().toBodilessEntity().block(Duration.ofSeconds(30));
+	}
+
 	String url() {
 		return "http://127.0.0.1:" + this.server.getAddress().getPort();
 	}
@@ -65,12 +80,21 @@ final class LoopbackStub implements AutoCloseable {
 		this.retryAfter = retryAfter;
 		this.hang = false;
 		this.delay = Duration.ZERO;
+		this.statusAnswers.set(-1);
 		this.requests.clear();
+	}
+
+	/**
+	 * Answer with a status a number of times, then 200: a dependency that recovers.
+	 */
+	void answerThenRecover(int status, String retryAfter, int times) {
+		answer(status, retryAfter);
+		this.statusAnswers.set(times);
 	}
 
 	private void handle(HttpExchange exchange) throws IOException {
 		this.requests.add(new HttpExchangeRecord(exchange.getRequestURI().getPath(),
-				exchange.getRequestHeaders().getFirst("x-envoy-expected-rq-timeout-ms")));
+				exchange.getRequestHeaders().getFirst("x-envoy-expected-rq-timeout-ms"), exchange.getRequestMethod()));
 		if (this.hang) {
 			try {
 				this.closed.await();
@@ -91,11 +115,12 @@ final class LoopbackStub implements AutoCloseable {
 			}
 		}
 		byte[] body = "{\"source\":\"live\"}".getBytes(StandardCharsets.UTF_8);
-		if (this.retryAfter != null) {
+		boolean recovered = this.statusAnswers.getAndUpdate((left) -> (left > 0) ? left - 1 : left) == 0;
+		if (this.retryAfter != null && !recovered) {
 			exchange.getResponseHeaders().set("Retry-After", this.retryAfter);
 		}
 		exchange.getResponseHeaders().set("Content-Type", "application/json");
-		exchange.sendResponseHeaders(this.status, body.length);
+		exchange.sendResponseHeaders(recovered ? 200 : this.status, body.length);
 		exchange.getResponseBody().write(body);
 		exchange.close();
 	}
@@ -106,7 +131,7 @@ final class LoopbackStub implements AutoCloseable {
 		this.server.stop(0);
 	}
 
-	record HttpExchangeRecord(String path, String deadline) {
+	record HttpExchangeRecord(String path, String deadline, String method) {
 
 	}
 

@@ -29,6 +29,7 @@ import org.springframework.web.server.WebFilterChain;
 
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.overload.Admission.Admitted;
+import dev.degradation.overload.RequestPriority;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.Answer;
 import dev.degradation.web.Decision;
@@ -149,6 +150,10 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		}
 		Mono<Void> served = passed.onErrorResume((Throwable failure) -> fallBackFromRefusedCall(exchange, view,
 				proceed, failure));
+		if (proceed.passesPriority()) {
+			// The priority the request is served at, for the guarded WebClient calls made for it.
+			served = served.contextWrite((context) -> context.put(RequestPriority.CONTEXT_KEY, proceed.priority()));
+		}
 		if (proceed.admitted() == null) {
 			return served;
 		}

@@ -1,0 +1,53 @@
+package dev.degradation.autoconfigure;
+
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import dev.degradation.client.CallDeadlineWebFilter;
+import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.GuardingExchangeFilter;
+import dev.degradation.engine.DegradationEngine;
+
+/**
+ * Guards the calls of every {@code WebClient} built from Boot's {@code WebClient.Builder} to the
+ * manifest's dependencies with the same {@link DependencyGuards} as the {@code RestClient}s: one
+ * breaker per dependency, whichever client calls it. Needs WebFlux's {@code WebClient}, Boot's
+ * {@code spring-boot-webclient} and Resilience4j's Reactor operators; backs off without any of
+ * them, or without the guards.
+ */
+@AutoConfiguration(after = DegradationClientAutoConfiguration.class)
+@ConditionalOnClass({ WebClient.class, WebClientCustomizer.class, CircuitBreakerOperator.class })
+@ConditionalOnBean(DependencyGuards.class)
+public final class DegradationWebClientAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "degradationWebClientCustomizer")
+	WebClientCustomizer degradationWebClientCustomizer(DependencyGuards guards, DegradationEngine engine,
+			DegradationProperties properties) {
+		return (builder) -> builder
+			.filter(new GuardingExchangeFilter(guards, properties.getDeadline().getHeader(), engine.clock(),
+					properties.getPriority().headerWhenEnabled()));
+	}
+
+	/**
+	 * In a reactive application the deadline a request arrived with travels in its Reactor
+	 * context to the guarded WebClient calls made for it.
+	 */
+	@Bean
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnMissingBean(name = "degradationCallDeadlineWebFilter")
+	CallDeadlineWebFilter degradationCallDeadlineWebFilter(DegradationEngine engine,
+			DegradationProperties properties) {
+		return new CallDeadlineWebFilter(properties.getDeadline().getHeader(), properties.getDeadline().getMax(),
+				engine.clock());
+	}
+
+}

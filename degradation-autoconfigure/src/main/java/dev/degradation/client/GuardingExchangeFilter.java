@@ -1,0 +1,223 @@
+package dev.degradation.client;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
+import io.github.resilience4j.retry.Retry;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
+
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeFunction;
+
+import dev.degradation.client.DependencyUnavailableException.Reason;
+import dev.degradation.overload.PassedPriority;
+import dev.degradation.overload.RequestPriority;
+
+/**
+ * Guards every call a {@code WebClient} makes to a dependency's {@code base_url} as
+ * {@link GuardingInterceptor} guards a {@code RestClient}'s, with the same
+ * {@link DependencyGuard}: the same Resilience4j breaker, time limiter and retry, so both
+ * clients' calls count towards one breaker per dependency and its transitions reach the engine
+ * alike. Calls elsewhere pass untouched.
+ *
+ * <p>Nothing blocks and no call holds a thread: each attempt goes through the breaker with
+ * Resilience4j's {@link CircuitBreakerOperator}, is bounded by Reactor's {@code timeout} (a timer
+ * on Reactor's parallel scheduler), and a retry waits on a Reactor timer too. A failed answer
+ * (a 5xx) reaches the breaker as a result that its {@code recordResult} predicate counts as an
+ * error, not as an error signal: turning an answer into an error would cancel the exchange, and
+ * Spring's connector would then drain the body its caller is to read. The time limit of
+ * an attempt is the smaller of the dependency's and the time left, which Resilience4j's
+ * {@code TimeLimiterOperator} (fixed to its configured duration) cannot express; the guard
+ * reports each attempt to the dependency's {@code TimeLimiter} instead. Retries are decided by
+ * the dependency's {@code Retry} as for a {@code RestClient} (only its methods, only 503, 429 or
+ * a connection error, {@code Retry-After} capped), and no wait begins that would end past the
+ * call's budget or deadline, which Resilience4j's {@code RetryOperator} does not know of. The
+ * body of an answer that is retried is released first, so its connection returns to the pool.
+ *
+ * <p>The deadline of the request a call is made for is read from the subscriber's Reactor
+ * context under {@link CallDeadline#CONTEXT_KEY}; without one there, from {@link CallDeadline}
+ * of the thread that starts the call, as when a Spring MVC application blocks on the call. Each
+ * attempt passes the time it may take on in the deadline header; a deadline that has passed fails
+ * the call at once, without reaching the dependency.
+ *
+ * <p>A call that gets no answer (the breaker is open, an attempt times out, the budget or the
+ * deadline runs out, the last attempt fails) ends with a {@link DependencyUnavailableException}.
+ */
+public class GuardingExchangeFilter implements ExchangeFilterFunction {
+
+	private final DependencyGuards guards;
+
+	private final String deadlineHeader;
+
+	private final Clock clock;
+
+	private final @Nullable String priorityHeader;
+
+	/**
+	 * Create a filter.
+	 * @param guards the guards to look calls up in
+	 * @param deadlineHeader the header that passes the time left on
+	 * @param clock the clock {@code Retry-After} dates are measured against
+	 */
+	public GuardingExchangeFilter(DependencyGuards guards, String deadlineHeader, Clock clock) {
+		this(guards, deadlineHeader, clock, null);
+	}
+
+	/**
+	 * Create a filter that also passes the priority of the request a call is made for on.
+	 * @param guards the guards to look calls up in
+	 * @param deadlineHeader the header that passes the time left on
+	 * @param clock the clock {@code Retry-After} dates are measured against
+	 * @param priorityHeader the header that passes the request's priority on (read from the
+	 * Reactor context under {@link RequestPriority#CONTEXT_KEY}, or from the calling thread's
+	 * {@link RequestPriority}), or {@code null} to pass none
+	 */
+	public GuardingExchangeFilter(DependencyGuards guards, String deadlineHeader, Clock clock,
+			@Nullable String priorityHeader) {
+		this.guards = guards;
+		this.deadlineHeader = deadlineHeader;
+		this.clock = clock;
+		this.priorityHeader = priorityHeader;
+	}
+
+	@Override
+	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
+		DependencyGuard guard = this.guards.forUrl(request.url());
+		if (guard == null) {
+			return next.exchange(request);
+		}
+		// Read here, on the thread that starts the call: a thread-local is gone once the call
+		// continues on an event loop.
+		Instant threadDeadline = CallDeadline.current();
+		Integer threadPriority = (this.priorityHeader != null) ? RequestPriority.current() : null;
+		return Mono.deferContextual((context) -> new GuardedExchange(guard,
+				withPriority(request, context, threadPriority), next,
+				guard.end(request.method().name(), deadline(context, threadDeadline)))
+			.attempt());
+	}
+
+	private ClientRequest withPriority(ClientRequest request, ContextView context, @Nullable Integer threadPriority) {
+		String header = this.priorityHeader;
+		if (header == null) {
+			return request;
+		}
+		Object priority = context.getOrDefault(RequestPriority.CONTEXT_KEY, threadPriority);
+		if (!(priority instanceof Integer value)) {
+			return request;
+		}
+		return ClientRequest.from(request)
+			.headers((headers) -> headers.set(header, PassedPriority.header(value)))
+			.build();
+	}
+
+	private static @Nullable Instant deadline(ContextView context, @Nullable Instant threadDeadline) {
+		Object deadline = context.getOrDefault(CallDeadline.CONTEXT_KEY, null);
+		return (deadline instanceof Instant instant) ? instant : threadDeadline;
+	}
+
+	/**
+	 * One guarded call: its attempts until an answer is returned or the call gives up.
+	 */
+	private final class GuardedExchange {
+
+		private final DependencyGuard guard;
+
+		private final ClientRequest request;
+
+		private final ExchangeFunction next;
+
+		private final Instant end;
+
+		private final Retry.@Nullable AsyncContext<CallOutcome> retrying;
+
+		GuardedExchange(DependencyGuard guard, ClientRequest request, ExchangeFunction next, Instant end) {
+			this.guard = guard;
+			this.request = request;
+			this.next = next;
+			this.end = end;
+			this.retrying = guard.retries(request.method().name()) ? guard.retry().asyncContext() : null;
+		}
+
+		Mono<ClientResponse> attempt() {
+			Duration left = this.guard.timeLeft(this.end);
+			if (left.isNegative() || left.isZero()) {
+				return Mono.error(new DependencyUnavailableException(name(), Reason.TIMEOUT,
+						"no time left of its budget or deadline", null));
+			}
+			Duration timeout = this.guard.dependency().calls().timeout();
+			Duration limit = (timeout.compareTo(left) <= 0) ? timeout : left;
+			ClientRequest attempt = ClientRequest.from(this.request)
+				.headers((headers) -> headers.set(GuardingExchangeFilter.this.deadlineHeader,
+						Long.toString(Math.max(1, limit.toMillis()))))
+				.build();
+			return this.next.exchange(attempt)
+				.timeout(limit)
+				.map(this::judged)
+				.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
+				.materialize()
+				.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
+						: failed(signal.getThrowable(), limit));
+		}
+
+		private JudgedAnswer<ClientResponse> judged(ClientResponse response) {
+			return new JudgedAnswer<>(response, CallOutcome.ofHttpStatus(response.statusCode().value(),
+					response.headers().asHttpHeaders().getFirst("Retry-After"), GuardingExchangeFilter.this.clock));
+		}
+
+		private Mono<ClientResponse> answered(@Nullable JudgedAnswer<ClientResponse> judged) {
+			if (judged == null) {
+				return Mono.error(new DependencyUnavailableException(name(), Reason.FAILED, "no answer", null));
+			}
+			this.guard.timeLimiter().onSuccess();
+			if (this.retrying != null) {
+				long wait = this.retrying.onResult(judged.outcome());
+				if (this.guard.mayWait(wait, this.end)) {
+					return judged.answer()
+						.releaseBody()
+						.onErrorResume((ex) -> Mono.empty())
+						.then(Mono.delay(Duration.ofMillis(wait)))
+						.then(Mono.defer(this::attempt));
+				}
+				this.retrying.onComplete();
+			}
+			return Mono.just(judged.answer());
+		}
+
+		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit) {
+			Throwable cause = (failure != null) ? failure : new IllegalStateException("no answer");
+			if (cause instanceof CallNotPermittedException) {
+				CircuitBreaker breaker = this.guard.circuitBreaker();
+				return Mono.error(new DependencyUnavailableException(name(), Reason.BREAKER_OPEN,
+						"circuit breaker " + breaker.getState(), null));
+			}
+			// The breaker operator has counted it already; the time limiter hears of it here.
+			this.guard.timeLimiter().onError(cause);
+			if (DependencyGuard.isTimeout(cause)) {
+				return Mono.error(new DependencyUnavailableException(name(), Reason.TIMEOUT,
+						"no answer within " + limit.toMillis() + " ms", cause));
+			}
+			if (this.retrying != null) {
+				long wait = this.retrying.onError(cause);
+				if (this.guard.mayWait(wait, this.end)) {
+					return Mono.delay(Duration.ofMillis(wait)).then(Mono.defer(this::attempt));
+				}
+			}
+			return Mono.error(new DependencyUnavailableException(name(), Reason.FAILED,
+					String.valueOf(cause.getMessage()), cause));
+		}
+
+		private String name() {
+			return this.guard.dependency().name();
+		}
+
+	}
+
+}
