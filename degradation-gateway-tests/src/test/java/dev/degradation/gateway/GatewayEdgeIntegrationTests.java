@@ -48,6 +48,9 @@ import static org.awaitility.Awaitility.await;
 				"spring.cloud.gateway.server.webflux.routes[3].id=plain",
 				"spring.cloud.gateway.server.webflux.routes[3].uri=${backend.plain}",
 				"spring.cloud.gateway.server.webflux.routes[3].predicates[0]=Path=/plain/**",
+				"spring.cloud.gateway.server.webflux.routes[4].id=reviews-export",
+				"spring.cloud.gateway.server.webflux.routes[4].uri=${backend.reviews}",
+				"spring.cloud.gateway.server.webflux.routes[4].predicates[0]=Path=/reviews-export/**",
 				"management.endpoints.web.exposure.include=degradation",
 				"management.endpoint.degradation.access=unrestricted" })
 class GatewayEdgeIntegrationTests {
@@ -157,6 +160,12 @@ class GatewayEdgeIntegrationTests {
 		// three probes a minute apart.
 		System.out.println("reviews: first failed answer to first shed answer in " + toShed + " ms");
 		assertThat(toShed).isLessThan(10_000);
+		// A proxied route the manifest does not declare is not shed, but its call to the backend
+		// is kept back by the open breaker: 503, and the backend is not called.
+		HttpResponse<String> refused = get("/reviews-export/1");
+		assertThat(refused.statusCode()).isEqualTo(503);
+		assertThat(refused.headers().firstValue("X-Degraded")).isEmpty();
+		assertThat(reviews.hits()).isEqualTo(before + 3);
 		// The other routes are not touched: only the routes that require the backend are shed.
 		assertLive(get("/catalog/items"), "catalog");
 
