@@ -76,16 +76,27 @@ public final class DegradationClientAutoConfiguration {
 				retries.getIfAvailable(RetryRegistry::ofDefaults), executor);
 	}
 
-	@Bean
+	/**
+	 * The filter that reads a servlet request's deadline. In a nested class of its own: its bean
+	 * method's types name the servlet API, which a reactive application may not have, and
+	 * introspecting the outer class would then fail.
+	 */
+	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-	@ConditionalOnMissingBean(name = "degradationCallDeadlineFilter")
-	FilterRegistrationBean<CallDeadlineFilter> degradationCallDeadlineFilter(DegradationEngine engine,
-			DegradationProperties properties) {
-		CallDeadlineFilter filter = new CallDeadlineFilter(properties.getDeadline().getHeader(),
-				properties.getDeadline().getMax(), engine.clock());
-		FilterRegistrationBean<CallDeadlineFilter> registration = new FilterRegistrationBean<>(filter);
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-		return registration;
+	@ConditionalOnClass(name = "jakarta.servlet.Filter")
+	static class CallDeadlineConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "degradationCallDeadlineFilter")
+		FilterRegistrationBean<CallDeadlineFilter> degradationCallDeadlineFilter(DegradationEngine engine,
+				DegradationProperties properties) {
+			CallDeadlineFilter filter = new CallDeadlineFilter(properties.getDeadline().getHeader(),
+					properties.getDeadline().getMax(), engine.clock());
+			FilterRegistrationBean<CallDeadlineFilter> registration = new FilterRegistrationBean<>(filter);
+			registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+			return registration;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

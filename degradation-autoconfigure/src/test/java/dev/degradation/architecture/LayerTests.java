@@ -104,6 +104,27 @@ class LayerTests {
 	}
 
 	@Test
+	void theGatewayUsesOnlyTheClientTheEngineTheDecisionAndTheManifest() {
+		noClasses().that()
+			.resideInAPackage("dev.degradation.gateway")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.web.servlet..", "dev.degradation.web.reactive..",
+					"dev.degradation.actuate..", "dev.degradation.autoconfigure..", "dev.degradation.parts..",
+					"dev.degradation.overload..", "dev.degradation.monitor..")
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAnyPackage(SERVLET)
+			.check(classes);
+		noClasses().that()
+			.resideOutsideOfPackages("dev.degradation.gateway..", "dev.degradation.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.degradation.gateway..")
+			.check(classes);
+	}
+
+	@Test
 	void nothingButTheAutoConfigurationUsesTheAutoConfiguration() {
 		noClasses().that()
 			.resideOutsideOfPackage("dev.degradation.autoconfigure..")

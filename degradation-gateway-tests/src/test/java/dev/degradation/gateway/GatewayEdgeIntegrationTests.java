@@ -1,0 +1,248 @@
+package dev.degradation.gateway;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.degradation.client.DependencyGuards;
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.monitor.DependencyState;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The starter at a real Spring Cloud Gateway on a random port, in front of real backends on
+ * loopback that the tests make fail, hang and recover. The proxied routes are the gateway's own
+ * route definitions (properties); the manifest declares them by path with tiers, and each backend
+ * as a dependency at its {@code base_url}. Probes are one a minute and three are needed, so any
+ * shedding within these tests comes from the gateway's own calls.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "degradation.manifest=classpath:gateway-manifest.yaml",
+				"spring.cloud.gateway.server.webflux.routes[0].id=catalog",
+				"spring.cloud.gateway.server.webflux.routes[0].uri=${backend.catalog}",
+				"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/catalog/**",
+				"spring.cloud.gateway.server.webflux.routes[1].id=reviews",
+				"spring.cloud.gateway.server.webflux.routes[1].uri=${backend.reviews}",
+				"spring.cloud.gateway.server.webflux.routes[1].predicates[0]=Path=/reviews/**",
+				"spring.cloud.gateway.server.webflux.routes[2].id=inventory",
+				"spring.cloud.gateway.server.webflux.routes[2].uri=${backend.inventory}",
+				"spring.cloud.gateway.server.webflux.routes[2].predicates[0]=Path=/inventory/**",
+				"spring.cloud.gateway.server.webflux.routes[3].id=plain",
+				"spring.cloud.gateway.server.webflux.routes[3].uri=${backend.plain}",
+				"spring.cloud.gateway.server.webflux.routes[3].predicates[0]=Path=/plain/**",
+				"spring.cloud.gateway.server.webflux.routes[4].id=reviews-export",
+				"spring.cloud.gateway.server.webflux.routes[4].uri=${backend.reviews}",
+				"spring.cloud.gateway.server.webflux.routes[4].predicates[0]=Path=/reviews-export/**",
+				"management.endpoints.web.exposure.include=degradation",
+				"management.endpoint.degradation.access=unrestricted" })
+class GatewayEdgeIntegrationTests {
+
+	private static final LoopbackBackend catalog = LoopbackBackend.start("catalog");
+
+	private static final LoopbackBackend reviews = LoopbackBackend.start("reviews");
+
+	private static final LoopbackBackend inventory = LoopbackBackend.start("inventory");
+
+	/** A backend the manifest does not declare: its calls pass unguarded. */
+	private static final LoopbackBackend plain = LoopbackBackend.start("plain");
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	DegradationEngine engine;
+
+	@Autowired
+	DependencyGuards guards;
+
+	@DynamicPropertySource
+	static void backends(DynamicPropertyRegistry registry) {
+		registry.add("backend.catalog", catalog::url);
+		registry.add("backend.reviews", reviews::url);
+		registry.add("backend.inventory", inventory::url);
+		registry.add("backend.plain", plain::url);
+	}
+
+	/**
+	 * The gateway's first proxied call (its HTTP client's classes, pools and first connection)
+	 * can take seconds on a loaded machine: made to the backend no dependency is, it counts in no
+	 * breaker and eats into no time limit of the tests.
+	 */
+	@BeforeEach
+	void warmUp() {
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertLive(get("/plain/warm-up"), "plain"));
+	}
+
+	@AfterEach
+	void simulationOff() throws Exception {
+		post("/actuator/degradation", "{\"enabled\": false}");
+	}
+
+	@AfterAll
+	static void stopBackends() {
+		catalog.close();
+		reviews.close();
+		inventory.close();
+		plain.close();
+	}
+
+	@Test
+	void simulationShedsATierAtTheEdgeWithItsFallbackAndTheBackendIsNotCalled() throws Exception {
+		assertLive(get("/catalog/items"), "catalog");
+		HttpResponse<String> simulated = post("/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
+		assertThat(simulated.statusCode()).isEqualTo(200);
+		int reached = catalog.hits();
+		HttpResponse<String> shed = get("/catalog/items");
+		assertThat(shed.statusCode()).isEqualTo(200);
+		assertThat(shed.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(shed.headers().firstValue("X-Degradation-Tier")).hasValue("enhanced");
+		assertThat(shed.headers().firstValue("X-Degradation-Level")).hasValue("2");
+		assertThat(shed.body()).isEqualTo("{\"items\":[],\"source\":\"degraded\"}");
+		assertThat(get("/reviews/1").headers().firstValue("X-Degradation-Tier")).hasValue("best-effort");
+		assertThat(catalog.hits()).isEqualTo(reached);
+		post("/actuator/degradation", "{\"enabled\": false}");
+		assertLive(get("/catalog/items"), "catalog");
+		assertThat(catalog.hits()).isEqualTo(reached + 1);
+	}
+
+	@Test
+	void aBackendFailingUnderGatewayTrafficOpensItsBreakerAndItsRoutesAreShedThenServedAgainOnceItRecovers()
+			throws Exception {
+		CircuitBreaker breaker = this.guards.guard("reviews").circuitBreaker();
+		assertLive(get("/reviews/1"), "reviews");
+		// No verdict from the probes within the test (one a minute, three needed).
+		DependencyState unjudged = this.engine.dependency("reviews").state();
+		assertThat(unjudged).isNotEqualTo(DependencyState.FAILED);
+		reviews.set(LoopbackBackend.Mode.FAILING);
+		int before = reviews.hits();
+		long firstFailure = System.nanoTime();
+		// The breaker judges four calls, the live one above among them: the next two failed
+		// answers pass through as they are.
+		for (int i = 0; i < 2; i++) {
+			HttpResponse<String> failed = get("/reviews/1");
+			assertThat(failed.statusCode()).isEqualTo(500);
+			assertThat(failed.headers().firstValue("X-Degraded")).isEmpty();
+		}
+		assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+		// The third fails too (3 of 4 judged, 75 % >= 50 %): the breaker opens on it, before its
+		// answer reaches the client.
+		assertThat(get("/reviews/1").statusCode()).isEqualTo(500);
+		assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+		assertThat(this.engine.dependency("reviews").state()).isEqualTo(DependencyState.FAILED);
+		HttpResponse<String> shed = get("/reviews/1");
+		long toShed = Duration.ofNanos(System.nanoTime() - firstFailure).toMillis();
+		assertThat(shed.statusCode()).isEqualTo(200);
+		assertThat(shed.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(shed.headers().firstValue("X-Degradation-Tier")).hasValue("best-effort");
+		assertThat(shed.body()).isEqualTo("{\"reviews\":[],\"source\":\"degraded\"}");
+		assertThat(reviews.hits()).isEqualTo(before + 3);
+		// Four requests from the first failure to the first shed answer; a probe window would need
+		// three probes a minute apart.
+		System.out.println("reviews: first failed answer to first shed answer in " + toShed + " ms");
+		assertThat(toShed).isLessThan(10_000);
+		// A proxied route the manifest does not declare is not shed, but its call to the backend
+		// is kept back by the open breaker: 503, and the backend is not called.
+		HttpResponse<String> refused = get("/reviews-export/1");
+		assertThat(refused.statusCode()).isEqualTo(503);
+		assertThat(refused.headers().firstValue("X-Degraded")).isEmpty();
+		assertThat(reviews.hits()).isEqualTo(before + 3);
+		// The other routes are not touched: only the routes that require the backend are shed.
+		assertLive(get("/catalog/items"), "catalog");
+
+		reviews.set(LoopbackBackend.Mode.HEALTHY);
+		long recovering = System.nanoTime();
+		// open_ms (3 s) passes: the breaker lets its two trials through by itself, they succeed,
+		// and the route is live again.
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertLive(get("/reviews/1"), "reviews"));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertLive(get("/reviews/1"), "reviews");
+			assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+		});
+		System.out.println("reviews: healthy again to closed breaker in "
+				+ Duration.ofNanos(System.nanoTime() - recovering).toMillis() + " ms");
+		// The closed breaker leaves the verdict to the probes again, which have none yet.
+		assertThat(this.engine.dependency("reviews").state()).isEqualTo(unjudged);
+	}
+
+	@Test
+	void aHangingBackendsCallEndsAtItsTimeLimitAsAFailureAndItsRouteAnswersItsFallback() throws Exception {
+		CircuitBreaker breaker = this.guards.guard("inventory").circuitBreaker();
+		assertLive(get("/inventory/42"), "inventory");
+		inventory.set(LoopbackBackend.Mode.HANGING);
+		try {
+			long started = System.nanoTime();
+			HttpResponse<String> timedOut = get("/inventory/42");
+			long took = Duration.ofNanos(System.nanoTime() - started).toMillis();
+			System.out.println("inventory: hanging call answered in " + took + " ms (call_timeout_ms 1000)");
+			// The gateway's own response timeout, set from call_timeout_ms (1000 ms), ended the call;
+			// the route requires the backend, so its fallback answers. The upper bound leaves room
+			// for a loaded machine, and is far from the backend's 30 s hang.
+			assertThat(took).isGreaterThanOrEqualTo(1000).isLessThan(5_000);
+			assertThat(timedOut.statusCode()).isEqualTo(200);
+			assertThat(timedOut.headers().firstValue("X-Degraded")).hasValue("true");
+			assertThat(timedOut.body()).isEqualTo("{\"stock\":\"unknown\",\"source\":\"degraded\"}");
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+			// The second time-out opens the breaker (2 of 2): the route is shed without a call.
+			get("/inventory/42");
+			assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+			int reached = inventory.hits();
+			long shedStarted = System.nanoTime();
+			HttpResponse<String> shed = get("/inventory/42");
+			// Shed at the edge: not a time-out's wait.
+			assertThat(Duration.ofNanos(System.nanoTime() - shedStarted)).isLessThan(Duration.ofMillis(1000));
+			assertThat(shed.headers().firstValue("X-Degraded")).hasValue("true");
+			assertThat(inventory.hits()).isEqualTo(reached);
+		}
+		finally {
+			inventory.set(LoopbackBackend.Mode.HEALTHY);
+		}
+	}
+
+	private static void assertLive(HttpResponse<String> response, String backend) {
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+		assertThat(response.body()).contains("\"backend\":\"" + backend + "\"").contains("live");
+	}
+
+	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(30))
+			.build();
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(30))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build();
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	@SpringBootApplication
+	static class GatewayTestApplication {
+
+	}
+
+}
