@@ -30,6 +30,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 import dev.degradation.client.CallDeadlineFilter;
+import dev.degradation.client.CallDeadlineWebFilter;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.GuardExecutor;
 import dev.degradation.client.GuardedCallRetryStrategy;
@@ -81,6 +82,26 @@ public final class DegradationClientAutoConfiguration {
 	 * method's types name the servlet API, which a reactive application may not have, and
 	 * introspecting the outer class would then fail.
 	 */
+	/**
+	 * In a reactive application (WebFlux, a gateway) the deadline a request arrived with travels
+	 * in its Reactor context to the guarded calls made for it: WebClient calls and the gateway's
+	 * own proxied calls.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass(name = "org.springframework.web.server.WebFilter")
+	static class ReactiveCallDeadlineConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "degradationCallDeadlineWebFilter")
+		CallDeadlineWebFilter degradationCallDeadlineWebFilter(DegradationEngine engine,
+				DegradationProperties properties) {
+			return new CallDeadlineWebFilter(properties.getDeadline().getHeader(), properties.getDeadline().getMax(),
+					engine.clock());
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	@ConditionalOnClass(name = "jakarta.servlet.Filter")

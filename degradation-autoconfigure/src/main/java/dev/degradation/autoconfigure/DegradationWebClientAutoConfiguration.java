@@ -6,12 +6,10 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.reactive.function.client.WebClient;
 
-import dev.degradation.client.CallDeadlineWebFilter;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.GuardingExchangeFilter;
 import dev.degradation.engine.DegradationEngine;
@@ -35,19 +33,6 @@ public final class DegradationWebClientAutoConfiguration {
 		return (builder) -> builder
 			.filter(new GuardingExchangeFilter(guards, properties.getDeadline().getHeader(), engine.clock(),
 					properties.getPriority().headerWhenEnabled()));
-	}
-
-	/**
-	 * In a reactive application the deadline a request arrived with travels in its Reactor
-	 * context to the guarded WebClient calls made for it.
-	 */
-	@Bean
-	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-	@ConditionalOnMissingBean(name = "degradationCallDeadlineWebFilter")
-	CallDeadlineWebFilter degradationCallDeadlineWebFilter(DegradationEngine engine,
-			DegradationProperties properties) {
-		return new CallDeadlineWebFilter(properties.getDeadline().getHeader(), properties.getDeadline().getMax(),
-				engine.clock());
 	}
 
 }

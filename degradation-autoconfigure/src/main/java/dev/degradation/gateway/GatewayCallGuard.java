@@ -2,6 +2,7 @@ package dev.degradation.gateway;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.degradation.client.CallDeadline;
 import dev.degradation.client.DependencyGuard;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.DependencyUnavailableException;
@@ -93,11 +95,22 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		if (guard == null) {
 			return chain.filter(exchange);
 		}
-		return Mono.defer(() -> guarded(exchange, chain, guard));
+		return Mono.deferContextual((context) -> guarded(exchange, chain, guard,
+				context.getOrDefault(CallDeadline.CONTEXT_KEY, null)));
 	}
 
-	private Mono<Void> guarded(ServerWebExchange exchange, GatewayFilterChain chain, DependencyGuard guard) {
+	private Mono<Void> guarded(ServerWebExchange exchange, GatewayFilterChain chain, DependencyGuard guard,
+			@Nullable Object deadline) {
 		String dependency = guard.dependency().name();
+		Duration left = (deadline instanceof Instant end) ? Duration.between(Instant.now(), end) : null;
+		if (left != null && (left.isNegative() || left.isZero())) {
+			// The caller has given up: the backend is not called for it, and the breaker learns
+			// nothing of the backend from it.
+			return Mono.error(new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT,
+					"The caller's deadline has passed",
+					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.TIMEOUT,
+							"the caller's deadline has passed", null)));
+		}
 		CircuitBreaker breaker = guard.circuitBreaker();
 		if (!breaker.tryAcquirePermission()) {
 			return Mono.error(new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE,
@@ -105,7 +118,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.BREAKER_OPEN,
 							"circuit breaker " + breaker.getState(), null)));
 		}
-		limitTime(exchange, guard.dependency().calls().timeout());
+		limitTime(exchange, guard.dependency().calls().timeout(), left);
 		Call call = new Call(breaker, System.nanoTime());
 		return chain.filter(exchange)
 			.doOnSuccess((Void done) -> call.answered(exchange.getResponse().getStatusCode()))
@@ -119,17 +132,33 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 
 	/**
 	 * Give the route the dependency's time limit as its {@code response-timeout} for this call,
-	 * unless the route has one. The routing filter reads the route from the exchange when it makes
+	 * unless the route has one, and never more than the time its caller still waits (the
+	 * deadline the request arrived with, in the Reactor context). The routing filter reads the route from the exchange when it makes
 	 * the call, so a copy of the route with the timeout in its metadata is what it sees; the copy
 	 * costs a few objects beside a proxied call's buffers and connection.
 	 */
-	private static void limitTime(ServerWebExchange exchange, Duration timeout) {
+	private static void limitTime(ServerWebExchange exchange, Duration timeout, @Nullable Duration left) {
 		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
-		if (route == null || route.getMetadata().containsKey(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR)) {
+		if (route == null) {
 			return;
 		}
+		Object own = route.getMetadata().get(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR);
+		long limit;
+		if (own instanceof Number ownMillis) {
+			if (left == null || ownMillis.longValue() <= left.toMillis()) {
+				return;
+			}
+			limit = left.toMillis();
+		}
+		else if (own != null) {
+			// A route's own setting in another form is the gateway's to read: left as it is.
+			return;
+		}
+		else {
+			limit = (left != null && left.compareTo(timeout) < 0) ? left.toMillis() : timeout.toMillis();
+		}
 		Map<String, Object> metadata = new LinkedHashMap<>(route.getMetadata());
-		metadata.put(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, timeout.toMillis());
+		metadata.put(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, Math.max(1, limit));
 		Route limited = Route.async()
 			.id(route.getId())
 			.uri(route.getUri())

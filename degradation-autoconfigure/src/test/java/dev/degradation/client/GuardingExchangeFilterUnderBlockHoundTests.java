@@ -1,13 +1,9 @@
 package dev.degradation.client;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -18,7 +14,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
@@ -29,6 +24,7 @@ import dev.degradation.client.DependencyUnavailableException.Reason;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.DependencyState;
+import dev.degradation.testapp.BlockingCalls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -45,8 +41,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * execution of the build runs this class alone in a JVM of its own with that flag.
  */
 class GuardingExchangeFilterUnderBlockHoundTests {
-
-	private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
 
 	private static final LoopbackStub stub = LoopbackStub.start();
 
@@ -87,18 +81,14 @@ class GuardingExchangeFilterUnderBlockHoundTests {
 
 	@BeforeAll
 	static void installBlockHound() {
-		BlockHound.builder().loadIntegrations().blockingMethodCallback((method) -> {
-			StringWriter trace = new StringWriter();
-			new Exception(method + " on " + Thread.currentThread().getName()).printStackTrace(new PrintWriter(trace));
-			blockingCalls.add(trace.toString());
-		}).install();
+		BlockingCalls.install();
 		// Loading Reactor Netty reads jars, which is no call of the guard's and would be reported.
 		stub.warmUpReactorNetty();
 	}
 
 	@BeforeEach
 	void forgetEarlierCalls() {
-		blockingCalls.clear();
+		BlockingCalls.clear();
 	}
 
 	@AfterEach
@@ -122,7 +112,7 @@ class GuardingExchangeFilterUnderBlockHoundTests {
 				Thread.currentThread().interrupt();
 			}
 		}).subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(5));
-		assertThat(blockingCalls).singleElement().asString().contains("sleep");
+		assertThat(BlockingCalls.seen()).singleElement().asString().contains("sleep");
 	}
 
 	@Test
@@ -137,7 +127,7 @@ class GuardingExchangeFilterUnderBlockHoundTests {
 		assertThatExceptionOfType(DependencyUnavailableException.class)
 			.isThrownBy(() -> status("/data", Instant.now().minusMillis(1)))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.TIMEOUT));
-		assertThat(blockingCalls).isEmpty();
+		assertThat(BlockingCalls.seen()).isEmpty();
 	}
 
 	@Test
@@ -150,7 +140,7 @@ class GuardingExchangeFilterUnderBlockHoundTests {
 		assertThat(this.engine.dependency("data").state()).isEqualTo(DependencyState.FAILED);
 		assertThatExceptionOfType(DependencyUnavailableException.class).isThrownBy(() -> status("/data", null))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.BREAKER_OPEN));
-		assertThat(blockingCalls).isEmpty();
+		assertThat(BlockingCalls.seen()).isEmpty();
 	}
 
 	@Test
@@ -163,7 +153,7 @@ class GuardingExchangeFilterUnderBlockHoundTests {
 				.subscribeOn(Schedulers.parallel())
 				.block(Duration.ofSeconds(10)))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.TIMEOUT));
-		assertThat(blockingCalls).isEmpty();
+		assertThat(BlockingCalls.seen()).isEmpty();
 	}
 
 	private Integer status(String path, Instant deadline) {

@@ -1,13 +1,9 @@
 package dev.degradation.stacks;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import reactor.blockhound.BlockHound;
+
+import dev.degradation.testapp.BlockingCalls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,22 +15,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReactiveAdmissionUnderBlockHoundTests extends ReactiveAdmissionTests {
 
-	private static final List<String> blockingCalls = new CopyOnWriteArrayList<>();
-
 	@BeforeAll
 	static void installBlockHound() {
-		BlockHound.builder().loadIntegrations().blockingMethodCallback((method) -> {
-			StringWriter trace = new StringWriter();
-			new Exception(method + " on " + Thread.currentThread().getName()).printStackTrace(new PrintWriter(trace));
-			blockingCalls.add(trace.toString());
-		}).install();
+		BlockingCalls.install();
+		BlockingCalls.clear();
 	}
 
 	@AfterEach
 	void noBlockingCallOfTheStarter() {
 		// Only calls made by the starter's code: the server's own start-up reads files on its
 		// threads, which is no decision's doing.
-		assertThat(blockingCalls).filteredOn((trace) -> trace.contains("at dev.degradation.")
+		assertThat(BlockingCalls.seen()).filteredOn((trace) -> trace.contains("at dev.degradation.")
 				&& !trace.contains("at dev.degradation.stacks.")).isEmpty();
 	}
 

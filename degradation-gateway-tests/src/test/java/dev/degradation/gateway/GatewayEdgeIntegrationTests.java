@@ -218,16 +218,41 @@ class GatewayEdgeIntegrationTests {
 		}
 	}
 
+	@Test
+	void theCallersDeadlineBoundsTheGatewaysCallAndAPassedOneCallsNoBackend() throws Exception {
+		catalog.set(LoopbackBackend.Mode.HANGING);
+		try {
+			long started = System.nanoTime();
+			HttpResponse<String> bounded = get("/catalog/7", "x-envoy-expected-rq-timeout-ms", "400");
+			long took = Duration.ofNanos(System.nanoTime() - started).toMillis();
+			System.out.println("catalog: hanging call with a 400 ms deadline answered in " + took
+					+ " ms (call_timeout_ms 2000)");
+			// The caller waits 400 ms: the call ends then, not at the backend's 2 s limit.
+			assertThat(took).isGreaterThanOrEqualTo(350).isLessThan(1_900);
+			assertThat(bounded.headers().firstValue("X-Degraded")).hasValue("true");
+			int reached = catalog.hits();
+			HttpResponse<String> passed = get("/catalog/7", "x-envoy-expected-rq-timeout-ms", "0");
+			assertThat(passed.headers().firstValue("X-Degraded")).hasValue("true");
+			assertThat(catalog.hits()).as("no call for a caller who has given up").isEqualTo(reached);
+		}
+		finally {
+			catalog.set(LoopbackBackend.Mode.HEALTHY);
+		}
+	}
+
 	private static void assertLive(HttpResponse<String> response, String backend) {
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
 		assertThat(response.body()).contains("\"backend\":\"" + backend + "\"").contains("live");
 	}
 
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.timeout(Duration.ofSeconds(30))
-			.build();
+	private HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(30));
+		if (headers.length > 0) {
+			builder.headers(headers);
+		}
+		HttpRequest request = builder.build();
 		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
