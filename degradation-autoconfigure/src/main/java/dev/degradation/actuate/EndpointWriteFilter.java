@@ -67,19 +67,21 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 		}
 		EndpointWriteCheck.Refusal refusal = this.check.beforeBody(request.getMethod(),
 				this.writable.getAsBoolean(), request.getContentType());
-		if (refusal == null && "POST".equals(request.getMethod()) && target != null) {
-			byte[] body = request.getInputStream().readNBytes(EndpointWriteCheck.MAX_BODY_BYTES + 1);
-			refusal = this.check.body(target, request.getQueryString(), body);
-			if (refusal == null) {
-				chain.doFilter(new CheckedWrite(request, body), response);
-				return;
-			}
-		}
 		if (refusal != null) {
 			refuse(response, refusal);
 			return;
 		}
-		chain.doFilter(request, response);
+		if (!"POST".equals(request.getMethod()) || target == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		byte[] body = request.getInputStream().readNBytes(EndpointWriteCheck.MAX_BODY_BYTES + 1);
+		refusal = this.check.body(target, request.getQueryString(), body);
+		if (refusal != null) {
+			refuse(response, refusal);
+			return;
+		}
+		chain.doFilter(new CheckedWrite(request, body), response);
 	}
 
 	private @Nullable String target(HttpServletRequest request) {
