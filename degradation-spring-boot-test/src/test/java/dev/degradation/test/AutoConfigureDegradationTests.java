@@ -119,6 +119,23 @@ class AutoConfigureDegradationTests {
 		}
 
 		@Test
+		void aRequestOfTheContractIsStoppedAtItsHandlersDoorAndTheHandlerNeverRuns() {
+			// The handler would answer 201 with {"order":1}: the contract's answer names it instead.
+			this.client.post()
+				.uri("/api/orders")
+				.header("X-Degradation-Contract", "true")
+				.header("Content-Type", "application/json")
+				.bodyValue("{}")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.valueEquals("X-Degradation-Contract-Handler", "ShopController%23order%28Map%29")
+				.expectBody()
+				.isEmpty();
+		}
+
+		@Test
 		void theDependenciesAreNotProbedAndTheStartupRouteCheckIsOff() {
 			assertThat(this.context.getBeanNamesForType(DependencyProbing.class)).isEmpty();
 			assertThat(this.engine.dependency("recommendations-api").state()).isEqualTo(DependencyState.UNKNOWN);
