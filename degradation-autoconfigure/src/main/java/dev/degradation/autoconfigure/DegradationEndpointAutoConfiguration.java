@@ -18,11 +18,13 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
 import dev.degradation.actuate.DegradationStatusPage;
 import dev.degradation.actuate.EndpointWriteFilter;
+import dev.degradation.actuate.EndpointWriteWebFilter;
 import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
@@ -86,10 +88,7 @@ public final class DegradationEndpointAutoConfiguration {
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
 		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(Environment environment,
 				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
-			String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
-			String path = environment.getProperty("management.endpoints.web.path-mapping.degradation", "degradation");
-			String endpointPath = (basePath.endsWith("/") ? basePath : basePath + "/")
-					+ (path.startsWith("/") ? path.substring(1) : path);
+			String endpointPath = endpointPath(environment);
 			EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
 			FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("degradationEndpointWriteFilter");
@@ -98,6 +97,34 @@ public final class DegradationEndpointAutoConfiguration {
 			return registration;
 		}
 
+	}
+
+	/**
+	 * On WebFlux the same checks run in a web filter ({@link EndpointWriteWebFilter}), after
+	 * Spring Security's web filter chain, as the degradation web filter is.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass(name = "org.springframework.web.server.WebFilter")
+	@ConditionalOnAvailableEndpoint(endpoint = DegradationEndpoint.class, exposure = EndpointExposure.WEB)
+	static class EndpointWriteWebFilterConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
+		EndpointWriteWebFilter degradationEndpointWriteFilter(Environment environment,
+				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
+				ResourceLoader resourceLoader) {
+			int order = properties.getFilter().getOrder();
+			DegradationReactiveAutoConfiguration.checkAfterSecurity(order, resourceLoader.getClassLoader());
+			return new EndpointWriteWebFilter(endpointPath(environment), new Writable(endpoints), order);
+		}
+
+	}
+
+	private static String endpointPath(Environment environment) {
+		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+		String path = environment.getProperty("management.endpoints.web.path-mapping.degradation", "degradation");
+		return (basePath.endsWith("/") ? basePath : basePath + "/") + (path.startsWith("/") ? path.substring(1) : path);
 	}
 
 	/**

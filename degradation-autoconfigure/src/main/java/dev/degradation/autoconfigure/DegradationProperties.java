@@ -417,8 +417,9 @@ public class DegradationProperties {
 	public static class Filter {
 
 		/**
-		 * Order of the degradation filter. Keep it greater than Spring Security's filter order
-		 * (-100) so that authentication runs before any fallback is served.
+		 * Order of the degradation filter and of the filter that checks the endpoint's writes
+		 * (servlet filters, or web filters on WebFlux). Keep it greater than Spring Security's
+		 * filter order (-100) so that authentication runs before any fallback is served.
 		 */
 		private int order = DegradationFilter.DEFAULT_ORDER;
 

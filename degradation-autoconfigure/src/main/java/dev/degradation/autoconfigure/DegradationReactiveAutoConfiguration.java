@@ -1,22 +1,34 @@
 package dev.degradation.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.reactive.function.server.support.RouterFunctionMapping;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.WebFilter;
 
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.reactive.DegradationWebFilter;
 
 /**
  * Auto-configuration of graceful degradation in a reactive web application (WebFlux, and Spring
  * Cloud Gateway on it): the web filter that carries out the request decision of
- * {@link DegradationAutoConfiguration} after Spring Security.
+ * {@link DegradationAutoConfiguration} after Spring Security, and the check of the manifest's
+ * routes against WebFlux's handlers.
  */
 @AutoConfiguration(after = DegradationAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -34,14 +46,42 @@ public final class DegradationReactiveAutoConfiguration {
 	DegradationWebFilter degradationWebFilter(RequestDecider decider, DegradationProperties properties,
 			ResourceLoader resourceLoader) {
 		int order = properties.getFilter().getOrder();
-		if (ClassUtils.isPresent(SECURITY_WEB_FILTER_CHAIN_CLASS, resourceLoader.getClassLoader())
-				&& order <= SECURITY_WEB_FILTER_ORDER) {
+		checkAfterSecurity(order, resourceLoader.getClassLoader());
+		return new DegradationWebFilter(decider,
+				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS, order);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RequestMappingHandlerMapping.class)
+	static class ManifestVerificationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ManifestVerification degradationManifestVerification(DegradationManifest manifest,
+				ObjectProvider<RequestMappingHandlerMapping> mappings, ObjectProvider<RouterFunctionMapping> functions,
+				DegradationProperties properties) {
+			return new ManifestVerification(manifest, () -> {
+				List<HandlerRoute> handlers = new ArrayList<>(
+						WebFluxHandlerRoutes.requestMappings(mappings.orderedStream()));
+				handlers.addAll(WebFluxHandlerRoutes.functionalRoutes(functions.orderedStream()));
+				return handlers;
+			}, properties.getVerify());
+		}
+
+	}
+
+	/**
+	 * A fallback, or a refused write, must never answer a request that Spring Security has not
+	 * authenticated yet.
+	 * @param order the order of a web filter of the starter
+	 * @param classLoader the application's class loader
+	 */
+	static void checkAfterSecurity(int order, @Nullable ClassLoader classLoader) {
+		if (ClassUtils.isPresent(SECURITY_WEB_FILTER_CHAIN_CLASS, classLoader) && order <= SECURITY_WEB_FILTER_ORDER) {
 			throw new IllegalStateException("'degradation.filter.order' (" + order
 					+ ") must be greater than Spring Security's web filter order (" + SECURITY_WEB_FILTER_ORDER
 					+ "), so that Spring Security authenticates a request before a fallback can answer it");
 		}
-		return new DegradationWebFilter(decider,
-				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS, order);
 	}
 
 }

@@ -99,8 +99,8 @@ public final class DegradationServletAutoConfiguration {
 				DegradationProperties properties) {
 			return new ManifestVerification(manifest, () -> {
 				List<HandlerRoute> handlers = new ArrayList<>(
-						ManifestVerification.handlerRoutes(mappings.orderedStream()));
-				handlers.addAll(ManifestVerification.functionalRoutes(functions.orderedStream()));
+						MvcHandlerRoutes.requestMappings(mappings.orderedStream()));
+				handlers.addAll(MvcHandlerRoutes.functionalRoutes(functions.orderedStream()));
 				return handlers;
 			}, properties.getVerify());
 		}

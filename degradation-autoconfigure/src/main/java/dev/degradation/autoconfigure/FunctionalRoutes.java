@@ -11,26 +11,25 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
+import reactor.core.publisher.Mono;
+
 import org.springframework.core.io.Resource;
 import org.springframework.http.HttpMethod;
-import org.springframework.web.servlet.function.HandlerFunction;
-import org.springframework.web.servlet.function.RequestPredicate;
-import org.springframework.web.servlet.function.RequestPredicates;
-import org.springframework.web.servlet.function.RouterFunction;
-import org.springframework.web.servlet.function.RouterFunctions;
-import org.springframework.web.servlet.function.ServerRequest;
 
 import dev.degradation.web.HandlerRoute;
 
 /**
- * Reads the routes of a Spring MVC functional endpoint ({@code RouterFunction}) as the manifest
- * check reads request mappings: one for each path of each route, with the methods its predicate
- * names, and the paths of enclosing {@code nest} predicates in front. A predicate that names no
- * path serves every path; one that names no method serves every method. What a predicate negates
- * is left out, and the paths of an {@code or} are each taken as served, so that a route is never
- * taken for a typo because of a predicate this reading simplifies.
+ * Reads the routes of a functional endpoint ({@code RouterFunction}, of Spring MVC or of WebFlux)
+ * as the manifest check reads request mappings: one for each path of each route, with the methods
+ * its predicate names, and the paths of enclosing {@code nest} predicates in front. A predicate
+ * that names no path serves every path; one that names no method serves every method. What a
+ * predicate negates is left out, and the paths of an {@code or} are each taken as served, so that
+ * a route is never taken for a typo because of a predicate this reading simplifies.
+ *
+ * <p>The reading is written once; each stack's visitor ({@link Mvc}, {@link WebFlux}) only hands
+ * it what its predicates say, and is loaded only where its stack is.
  */
-final class FunctionalRoutes implements RouterFunctions.Visitor, RequestPredicates.Visitor {
+final class FunctionalRoutes {
 
 	private final List<HandlerRoute> routes = new ArrayList<>();
 
@@ -50,32 +49,45 @@ final class FunctionalRoutes implements RouterFunctions.Visitor, RequestPredicat
 	}
 
 	/**
-	 * Return the routes of a router function.
+	 * Return the routes of a Spring MVC router function.
 	 * @param function the router function
 	 * @return one route for each path of each of its routes
 	 */
-	static List<HandlerRoute> of(RouterFunction<?> function) {
-		FunctionalRoutes visitor = new FunctionalRoutes();
+	static List<HandlerRoute> of(org.springframework.web.servlet.function.RouterFunction<?> function) {
+		Mvc visitor = new Mvc();
 		function.accept(visitor);
-		return visitor.routes;
+		return visitor.reading.routes;
 	}
 
-	@Override
-	public void startNested(RequestPredicate predicate) {
-		read(predicate);
+	/**
+	 * Return the routes of a WebFlux router function.
+	 * @param function the router function
+	 * @return one route for each path of each of its routes
+	 */
+	static List<HandlerRoute> of(org.springframework.web.reactive.function.server.RouterFunction<?> function) {
+		WebFlux visitor = new WebFlux();
+		function.accept(visitor);
+		return visitor.reading.routes;
+	}
+
+	private void read(Runnable predicate) {
+		this.methods.clear();
+		this.paths.clear();
+		this.negated = 0;
+		predicate.run();
+	}
+
+	private void startNested() {
 		this.prefixes.push(join(this.prefixes.peek(), this.paths.isEmpty() ? "" : this.paths.get(0)));
 		this.nestedMethods.push(this.methods.isEmpty() ? this.nestedMethods.peek() : Set.copyOf(this.methods));
 	}
 
-	@Override
-	public void endNested(RequestPredicate predicate) {
+	private void endNested() {
 		this.prefixes.pop();
 		this.nestedMethods.pop();
 	}
 
-	@Override
-	public void route(RequestPredicate predicate, HandlerFunction<?> handlerFunction) {
-		read(predicate);
+	private void route(Object predicate) {
 		Set<String> routeMethods = this.methods.isEmpty() ? this.nestedMethods.peek() : Set.copyOf(this.methods);
 		List<String> routePaths = this.paths.isEmpty() ? List.of("") : List.copyOf(this.paths);
 		for (String path : routePaths) {
@@ -85,11 +97,16 @@ final class FunctionalRoutes implements RouterFunctions.Visitor, RequestPredicat
 		}
 	}
 
-	private void read(RequestPredicate predicate) {
-		this.methods.clear();
-		this.paths.clear();
-		this.negated = 0;
-		predicate.accept(this);
+	private void method(Set<HttpMethod> methods) {
+		if (this.negated == 0) {
+			methods.forEach((method) -> this.methods.add(method.name().toUpperCase(Locale.ROOT)));
+		}
+	}
+
+	private void path(String pattern) {
+		if (this.negated == 0) {
+			this.paths.add(pattern);
+		}
 	}
 
 	private static String join(String prefix, String path) {
@@ -99,84 +116,215 @@ final class FunctionalRoutes implements RouterFunctions.Visitor, RequestPredicat
 		return prefix + path;
 	}
 
-	@Override
-	public void resources(Function<ServerRequest, Optional<Resource>> lookupFunction) {
-	}
+	/**
+	 * Spring MVC's predicates and routes, handed to the reading.
+	 */
+	private static final class Mvc implements org.springframework.web.servlet.function.RouterFunctions.Visitor,
+			org.springframework.web.servlet.function.RequestPredicates.Visitor {
 
-	@Override
-	public void attributes(Map<String, Object> attributes) {
-	}
+		private final FunctionalRoutes reading = new FunctionalRoutes();
 
-	@Override
-	public void unknown(RouterFunction<?> routerFunction) {
-	}
-
-	@Override
-	public void method(Set<HttpMethod> methods) {
-		if (this.negated == 0) {
-			methods.forEach((method) -> this.methods.add(method.name().toUpperCase(Locale.ROOT)));
+		@Override
+		public void startNested(org.springframework.web.servlet.function.RequestPredicate predicate) {
+			this.reading.read(() -> predicate.accept(this));
+			this.reading.startNested();
 		}
-	}
 
-	@Override
-	public void path(String pattern) {
-		if (this.negated == 0) {
-			this.paths.add(pattern);
+		@Override
+		public void endNested(org.springframework.web.servlet.function.RequestPredicate predicate) {
+			this.reading.endNested();
 		}
+
+		@Override
+		public void route(org.springframework.web.servlet.function.RequestPredicate predicate,
+				org.springframework.web.servlet.function.HandlerFunction<?> handlerFunction) {
+			this.reading.read(() -> predicate.accept(this));
+			this.reading.route(predicate);
+		}
+
+		@Override
+		public void resources(
+				Function<org.springframework.web.servlet.function.ServerRequest, Optional<Resource>> lookupFunction) {
+		}
+
+		@Override
+		public void attributes(Map<String, Object> attributes) {
+		}
+
+		@Override
+		public void unknown(org.springframework.web.servlet.function.RouterFunction<?> routerFunction) {
+		}
+
+		@Override
+		public void method(Set<HttpMethod> methods) {
+			this.reading.method(methods);
+		}
+
+		@Override
+		public void path(String pattern) {
+			this.reading.path(pattern);
+		}
+
+		@Override
+		public void pathExtension(String extension) {
+		}
+
+		@Override
+		public void header(String name, String value) {
+		}
+
+		@Override
+		public void param(String name, String value) {
+		}
+
+		@Override
+		public void version(String version) {
+		}
+
+		@Override
+		public void startAnd() {
+		}
+
+		@Override
+		public void and() {
+		}
+
+		@Override
+		public void endAnd() {
+		}
+
+		@Override
+		public void startOr() {
+		}
+
+		@Override
+		public void or() {
+		}
+
+		@Override
+		public void endOr() {
+		}
+
+		@Override
+		public void startNegate() {
+			this.reading.negated++;
+		}
+
+		@Override
+		public void endNegate() {
+			this.reading.negated--;
+		}
+
+		@Override
+		public void unknown(org.springframework.web.servlet.function.RequestPredicate predicate) {
+		}
+
 	}
 
-	@Override
-	public void pathExtension(String extension) {
-	}
+	/**
+	 * WebFlux's predicates and routes, handed to the reading.
+	 */
+	private static final class WebFlux
+			implements org.springframework.web.reactive.function.server.RouterFunctions.Visitor,
+			org.springframework.web.reactive.function.server.RequestPredicates.Visitor {
 
-	@Override
-	public void header(String name, String value) {
-	}
+		private final FunctionalRoutes reading = new FunctionalRoutes();
 
-	@Override
-	public void param(String name, String value) {
-	}
+		@Override
+		public void startNested(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
+			this.reading.read(() -> predicate.accept(this));
+			this.reading.startNested();
+		}
 
-	@Override
-	public void version(String version) {
-	}
+		@Override
+		public void endNested(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
+			this.reading.endNested();
+		}
 
-	@Override
-	public void startAnd() {
-	}
+		@Override
+		public void route(org.springframework.web.reactive.function.server.RequestPredicate predicate,
+				org.springframework.web.reactive.function.server.HandlerFunction<?> handlerFunction) {
+			this.reading.read(() -> predicate.accept(this));
+			this.reading.route(predicate);
+		}
 
-	@Override
-	public void and() {
-	}
+		@Override
+		public void resources(
+				Function<org.springframework.web.reactive.function.server.ServerRequest, Mono<Resource>> lookupFunction) {
+		}
 
-	@Override
-	public void endAnd() {
-	}
+		@Override
+		public void attributes(Map<String, Object> attributes) {
+		}
 
-	@Override
-	public void startOr() {
-	}
+		@Override
+		public void unknown(org.springframework.web.reactive.function.server.RouterFunction<?> routerFunction) {
+		}
 
-	@Override
-	public void or() {
-	}
+		@Override
+		public void method(Set<HttpMethod> methods) {
+			this.reading.method(methods);
+		}
 
-	@Override
-	public void endOr() {
-	}
+		@Override
+		public void path(String pattern) {
+			this.reading.path(pattern);
+		}
 
-	@Override
-	public void startNegate() {
-		this.negated++;
-	}
+		@Override
+		public void pathExtension(String extension) {
+		}
 
-	@Override
-	public void endNegate() {
-		this.negated--;
-	}
+		@Override
+		public void header(String name, String value) {
+		}
 
-	@Override
-	public void unknown(RequestPredicate predicate) {
+		@Override
+		public void queryParam(String name, String value) {
+		}
+
+		@Override
+		public void version(String version) {
+		}
+
+		@Override
+		public void startAnd() {
+		}
+
+		@Override
+		public void and() {
+		}
+
+		@Override
+		public void endAnd() {
+		}
+
+		@Override
+		public void startOr() {
+		}
+
+		@Override
+		public void or() {
+		}
+
+		@Override
+		public void endOr() {
+		}
+
+		@Override
+		public void startNegate() {
+			this.reading.negated++;
+		}
+
+		@Override
+		public void endNegate() {
+			this.reading.negated--;
+		}
+
+		@Override
+		public void unknown(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
+		}
+
 	}
 
 }

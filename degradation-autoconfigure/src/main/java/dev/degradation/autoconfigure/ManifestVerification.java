@@ -2,21 +2,13 @@ package dev.degradation.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.web.servlet.function.RouterFunction;
-import org.springframework.web.servlet.function.support.RouterFunctionMapping;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
@@ -25,8 +17,9 @@ import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.ManifestRouteCheck;
 
 /**
- * Checks the manifest against the application's Spring MVC handlers (annotated request mappings
- * and functional {@code RouterFunction} routes) once every bean is ready: a manifest route that no
+ * Checks the manifest against the application's handlers (annotated request mappings and
+ * functional {@code RouterFunction} routes, of Spring MVC as {@link MvcHandlerRoutes} reads them or
+ * of WebFlux as {@link WebFluxHandlerRoutes} does) once every bean is ready: a manifest route that no
  * handler serves, and a route that would catch the requests of a more specific handler it does
  * not name, are warned about (or, with {@code degradation.verify=strict}, fail startup with their
  * position in the manifest); the handlers the manifest does not cover are listed once at DEBUG as
@@ -46,17 +39,6 @@ public class ManifestVerification implements SmartInitializingSingleton {
 	private final Supplier<List<HandlerRoute>> handlers;
 
 	private final DegradationProperties.Verify mode;
-
-	/**
-	 * Create a verification against the application's annotated request mappings.
-	 * @param manifest the manifest to check
-	 * @param mappings the application's handler mappings
-	 * @param mode what to do with a route that no handler serves
-	 */
-	public ManifestVerification(DegradationManifest manifest, ObjectProvider<RequestMappingHandlerMapping> mappings,
-			DegradationProperties.Verify mode) {
-		this(manifest, () -> handlerRoutes(mappings.orderedStream()), mode);
-	}
 
 	/**
 	 * Create a verification.
@@ -114,48 +96,6 @@ public class ManifestVerification implements SmartInitializingSingleton {
 	 */
 	public List<HandlerRoute> handlers() {
 		return this.handlers.get();
-	}
-
-	/**
-	 * Return the request mappings of Spring MVC's handler mappings as the manifest check reads
-	 * them: one for each pattern of each handler method.
-	 * @param mappings the handler mappings
-	 * @return the request mappings
-	 */
-	public static List<HandlerRoute> handlerRoutes(Stream<RequestMappingHandlerMapping> mappings) {
-		List<HandlerRoute> handlers = new ArrayList<>();
-		mappings.forEach((mapping) -> mapping.getHandlerMethods().forEach((info, method) -> {
-			Set<String> methods = methods(info);
-			for (String pattern : info.getPatternValues()) {
-				handlers.add(new HandlerRoute(methods, pattern, method.getShortLogMessage()));
-			}
-		}));
-		return handlers;
-	}
-
-	/**
-	 * Return the routes of Spring MVC's functional endpoints as the manifest check reads them: one
-	 * for each path of each route of each {@code RouterFunction}.
-	 * @param mappings the router function mappings
-	 * @return the routes
-	 */
-	public static List<HandlerRoute> functionalRoutes(Stream<RouterFunctionMapping> mappings) {
-		List<HandlerRoute> handlers = new ArrayList<>();
-		mappings.forEach((mapping) -> {
-			RouterFunction<?> function = mapping.getRouterFunction();
-			if (function != null) {
-				handlers.addAll(FunctionalRoutes.of(function));
-			}
-		});
-		return handlers;
-	}
-
-	private static Set<String> methods(RequestMappingInfo info) {
-		return info.getMethodsCondition()
-			.getMethods()
-			.stream()
-			.map((method) -> method.name().toUpperCase(Locale.ROOT))
-			.collect(Collectors.toSet());
 	}
 
 }

@@ -65,7 +65,7 @@ public final class ManifestRouteCheck {
 	}
 
 	/**
-	 * Handlers that a route catches although Spring MVC sends their requests elsewhere: the route
+	 * Handlers that a route catches although the application sends their requests elsewhere: the route
 	 * names one handler's pattern ({@code /api/catalog/{id}/reviews}), and another, more specific
 	 * handler ({@code /api/catalog/featured/reviews}) that no route names serves some of the paths
 	 * it matches. While the route's tier is shed, the filter would answer those requests with the
@@ -211,7 +211,7 @@ public final class ManifestRouteCheck {
 		 */
 		public ManifestProblem problem(String source) {
 			return new ManifestProblem(source, this.route.position(), this.yamlPath,
-					this.route + " also matches " + this.handler.pattern() + ", which Spring MVC sends to "
+					this.route + " also matches " + this.handler.pattern() + ", which the application sends to "
 							+ this.handler.handler() + ": while the tier is shed, those requests would get this "
 							+ "route's fallback; add a route for " + this.handler.pattern()
 							+ " or make this one narrower");

@@ -35,7 +35,9 @@ import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
+import dev.degradation.actuate.DegradationHealthIndicator;
 import dev.degradation.actuate.DegradationMeterBinder;
+import dev.degradation.actuate.EndpointWriteWebFilter;
 import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.ShedCauseKind;
@@ -213,6 +215,23 @@ class DegradationAutoConfigurationTests {
 				.hasSingleBean(DegradationEngine.class)
 				.hasSingleBean(DegradationWebFilter.class)
 				.doesNotHaveBean("degradationFilter"));
+	}
+
+	@Test
+	void inAReactiveApplicationTheEndpointsWritesAreCheckedAndTheManifestIsVerifiedAgainstWebFlux() {
+		new ReactiveWebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DegradationAutoConfiguration.class,
+					DegradationServletAutoConfiguration.class, DegradationReactiveAutoConfiguration.class,
+					DegradationEndpointAutoConfiguration.class, DegradationHealthAutoConfiguration.class,
+					DegradationMetricsAutoConfiguration.class))
+			.withPropertyValues(SHOP, "management.endpoints.web.exposure.include=degradation")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(EndpointWriteWebFilter.class)
+				.doesNotHaveBean(FilterRegistrationBean.class)
+				.hasSingleBean(ManifestVerification.class)
+				.hasSingleBean(DegradationEndpoint.class)
+				.hasSingleBean(DegradationHealthIndicator.class)
+				.hasSingleBean(DegradationMeterBinder.class));
 	}
 
 	@Test

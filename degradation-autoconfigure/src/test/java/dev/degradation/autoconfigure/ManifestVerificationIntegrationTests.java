@@ -70,7 +70,7 @@ class ManifestVerificationIntegrationTests {
 			.run()).isInstanceOf(InvalidManifestException.class);
 		assertThat(output.getOut() + output.getErr()).contains("classpath:manifests/shadow.yaml:5:9: "
 				+ "tiers.enhanced.routes[0]: GET /api/catalog/{id}/reviews also matches /api/catalog/featured/reviews, "
-				+ "which Spring MVC sends to ");
+				+ "which the application sends to ");
 	}
 
 	@Test

@@ -13,7 +13,8 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(classes = StackTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive",
 				"management.endpoints.web.exposure.include=health,degradation,metrics",
-				"management.endpoint.degradation.access=unrestricted" })
+				"management.endpoint.degradation.access=unrestricted",
+				"management.endpoint.health.show-details=always" })
 class ReactiveStackBehaviourTests extends StackBehaviourTests {
 
 	static final Fixture fixture = Fixture.start();

@@ -34,8 +34,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * One suite of the starter's behaviour, run on a real server of each web stack (as Spring Boot
  * runs one endpoint test on MVC and WebFlux): shedding by simulation, by switch, by a failing
- * dependency and by overload, the headers that mark a reduced answer, the metrics, a reload and
- * the endpoint. A subclass names the stack; every assertion here holds on both.
+ * dependency and by overload, the headers that mark a reduced answer, the metrics, a reload, the
+ * endpoint (its strict writes, reset and status page), health and events. A subclass names the stack; every assertion here holds on both.
  */
 abstract class StackBehaviourTests {
 
@@ -57,6 +57,9 @@ abstract class StackBehaviourTests {
 
 	@Autowired
 	ApplicationContext context;
+
+	@Autowired
+	StackTestApplication.Events events;
 
 	/**
 	 * A dependency and a manifest of the stack's own, since each stack's application probes and
@@ -227,15 +230,117 @@ abstract class StackBehaviourTests {
 		String original = Files.readString(fixture().manifest());
 		try {
 			Files.writeString(fixture().manifest(), original.replace("\"source\": \"degraded\"", "\"source\": \"reloaded\""));
-			HttpResponse<String> reloaded = send("POST", "/actuator/degradation/manifest", "{}");
+			// As the docs promise: a reload is a bare POST, without a body or a Content-Type.
+			HttpResponse<String> reloaded = send("POST", "/actuator/degradation/manifest", null);
 			assertThat(reloaded.statusCode()).as(reloaded.body()).isEqualTo(200);
 			send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
 			assertThat(send("GET", "/api/items/1", null).body()).isEqualTo("{\"items\":[],\"source\":\"reloaded\"}");
 		}
 		finally {
 			Files.writeString(fixture().manifest(), original);
-			send("POST", "/actuator/degradation/manifest", "{}");
+			send("POST", "/actuator/degradation/manifest", null);
 		}
+	}
+
+	@Test
+	void writesAreTypedStrictlyAndTheUrlNamesTheTarget() throws Exception {
+		HttpResponse<String> redirected = send("POST", "/actuator/degradation/switches/best-effort",
+				"{\"state\": \"off\", \"name\": \"enhanced\"}");
+		assertThat(redirected.statusCode()).isEqualTo(400);
+		assertThat(JSON.readTree(redirected.body()).get("message").asString())
+			.isEqualTo("'name' is not taken in the body: the URL names the target (switches/best-effort)");
+		HttpResponse<String> notABoolean = send("POST", "/actuator/degradation", "{\"enabled\": \"yes\"}");
+		assertThat(notABoolean.statusCode()).isEqualTo(400);
+		assertThat(JSON.readTree(notABoolean.body()).get("message").asString())
+			.isEqualTo("'enabled' must be true or false, but was the string \"yes\"");
+		HttpResponse<String> unknown = send("POST", "/actuator/degradation", "{\"enabled\": true, \"levle\": 2}");
+		assertThat(JSON.readTree(unknown.body()).get("message").asString())
+			.isEqualTo("Unknown key 'levle'; this operation takes 'enabled', 'level', 'ttl'");
+		HttpResponse<String> malformed = send("POST", "/actuator/degradation", "{\"enabled\": tru");
+		assertThat(malformed.statusCode()).isEqualTo(400);
+		assertThat(malformed.body()).contains("The body is not valid JSON");
+		HttpResponse<String> tooLarge = send("POST", "/actuator/degradation",
+				"{\"enabled\": false, \"ttl\": \"" + "x".repeat(17 * 1024) + "\"}");
+		assertThat(tooLarge.statusCode()).isEqualTo(400);
+		assertThat(tooLarge.body()).contains("The body is larger than 16384 bytes");
+		HttpResponse<String> text = this.client.send(HttpRequest
+			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/degradation"))
+			.header("Content-Type", "text/plain")
+			.POST(HttpRequest.BodyPublishers.ofString("enabled=true"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(text.statusCode()).isEqualTo(415);
+		assertThat(text.body()).contains("Writes take a JSON body (Content-Type: application/json), not text/plain");
+		assertThat(this.engine.state().shedsAnything()).as("no refused write changed anything").isFalse();
+		assertThat(this.engine.state().simulation().enabled()).isFalse();
+	}
+
+	@Test
+	void theStatusPageAndItsAssetsAreServed() throws Exception {
+		HttpResponse<String> page = send("GET", "/actuator/degradation/ui", null);
+		assertThat(page.statusCode()).isEqualTo(200);
+		assertThat(page.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/html"));
+		assertThat(page.body()).contains("<html", "status.js");
+		HttpResponse<String> script = send("GET", "/actuator/degradation/ui/status.js", null);
+		assertThat(script.statusCode()).isEqualTo(200);
+		assertThat(script.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/javascript"));
+		assertThat(send("GET", "/actuator/degradation/ui/status.css", null).statusCode()).isEqualTo(200);
+		assertThat(send("GET", "/actuator/degradation/ui/nothing.js", null).statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void healthShowsTheDegradationStateInItsDetailsAndStaysUp() throws Exception {
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
+		HttpResponse<String> response = send("GET", "/actuator/health", null);
+		assertThat(response.statusCode()).isEqualTo(200);
+		JsonNode health = JSON.readTree(response.body());
+		assertThat(health.get("status").asString()).isEqualTo("UP");
+		JsonNode degradation = health.get("components").get("degradation");
+		assertThat(degradation.get("status").asString()).isEqualTo("UP");
+		assertThat(degradation.get("details").get("level").asInt()).isEqualTo(1);
+		assertThat(degradation.get("details").get("simulation").asBoolean()).isTrue();
+		assertThat(degradation.get("details").get("shedTiers").toString()).contains("best-effort");
+		assertThat(degradation.get("details").get("dependencies").has("inventory")).isTrue();
+	}
+
+	@Test
+	void theLevelGaugeReadsTheActiveLevel() throws Exception {
+		assertThat(level()).isEqualTo(0);
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
+		assertThat(level()).isEqualTo(2);
+	}
+
+	@Test
+	void aLevelChangeIsPublishedAsAnApplicationEvent() throws Exception {
+		this.events.levels.clear();
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.events.levels).anySatisfy((change) -> {
+				assertThat(change.previousLevel()).isEqualTo(0);
+				assertThat(change.level()).isEqualTo(2);
+				assertThat(change.shedTiers()).containsExactlyInAnyOrder("best-effort", "enhanced");
+			}));
+	}
+
+	@Test
+	void aResetPutsTheEngineBackAsItStarted() throws Exception {
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
+		send("POST", "/actuator/degradation/switches/best-effort", "{\"state\": \"off\"}");
+		assertThat(this.engine.state().level()).isEqualTo(2);
+		HttpResponse<String> reset = send("DELETE", "/actuator/degradation", null);
+		assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
+		JsonNode status = JSON.readTree(reset.body());
+		assertThat(status.get("level").asInt()).isEqualTo(0);
+		assertThat(status.get("simulation").get("enabled").asBoolean()).isFalse();
+		assertThat(this.engine.state().shedsAnything()).isFalse();
+		assertThat(send("POST", "/api/track", null).body()).isEqualTo("tracked");
+	}
+
+	private double level() throws Exception {
+		HttpResponse<String> gauge = send("GET", "/actuator/metrics/degradation.level", null);
+		assertThat(gauge.statusCode()).as(gauge.body()).isEqualTo(200);
+		return JSON.readTree(gauge.body()).get("measurements").get(0).get("value").asDouble();
 	}
 
 	private static void assertDegraded(HttpResponse<String> response, String tier, String reason, String level) {

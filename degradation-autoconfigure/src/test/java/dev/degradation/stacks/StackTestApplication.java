@@ -1,14 +1,19 @@
 package dev.degradation.stacks;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.EventListener;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.degradation.autoconfigure.DegradationLevelChangedEvent;
+import dev.degradation.engine.LevelChange;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 /**
@@ -21,6 +26,25 @@ class StackTestApplication {
 	@Bean
 	Holds holds() {
 		return new Holds();
+	}
+
+	@Bean
+	Events events() {
+		return new Events();
+	}
+
+	/**
+	 * The level changes the application was told of, as a user's listener is told.
+	 */
+	static final class Events {
+
+		final List<LevelChange> levels = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void levelChanged(DegradationLevelChangedEvent event) {
+			this.levels.add(event.getChange());
+		}
+
 	}
 
 	/**

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webflux.test.autoconfigure.WebFluxTest;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -18,6 +19,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.test.context.NestedTestConfiguration;
 import org.springframework.test.context.NestedTestConfiguration.EnclosingConfiguration;
+import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 
 import dev.degradation.autoconfigure.DependencyProbing;
@@ -71,6 +73,72 @@ class AutoConfigureDegradationTests {
 
 		@Test
 		void theStartupRouteCheckIsOffDespiteTheApplicationsConfiguration() {
+			assertThat(this.context.getEnvironment().getProperty("degradation.verify")).isEqualTo("off");
+		}
+
+	}
+
+	@Nested
+	@WebFluxTest(properties = ShopApplication.MANIFEST)
+	@ContextConfiguration(classes = ShopApplication.class)
+	@AutoConfigureDegradation
+	class InAWebFluxTest {
+
+		@Autowired
+		WebTestClient client;
+
+		@Autowired
+		DegradationEngine engine;
+
+		@Autowired
+		ApplicationContext context;
+
+		@Test
+		void webTestClientRunsTheDegradationWebFilterOfTheEngine() {
+			this.engine.simulate(2);
+			this.client.get()
+				.uri("/api/recommendations")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.valueEquals("X-Degraded", "true")
+				.expectHeader()
+				.valueEquals("X-Degradation-Tier", "enhanced")
+				.expectHeader()
+				.valueEquals("X-Degradation-Level", "2")
+				.expectBody()
+				.json("{\"items\": [], \"source\": \"degraded\"}");
+			this.client.get()
+				.uri("/api/products")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.doesNotExist("X-Degraded");
+		}
+
+		@Test
+		void aRequestOfTheContractIsStoppedAtItsHandlersDoorAndTheHandlerNeverRuns() {
+			// The handler would answer 201 with {"order":1}: the contract's answer names it instead.
+			this.client.post()
+				.uri("/api/orders")
+				.header("X-Degradation-Contract", "true")
+				.header("Content-Type", "application/json")
+				.bodyValue("{}")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.valueEquals("X-Degradation-Contract-Handler", "ShopController%23order%28Map%29")
+				.expectBody()
+				.isEmpty();
+		}
+
+		@Test
+		void theDependenciesAreNotProbedAndTheStartupRouteCheckIsOff() {
+			assertThat(this.context.getBeanNamesForType(DependencyProbing.class)).isEmpty();
+			assertThat(this.engine.dependency("recommendations-api").state()).isEqualTo(DependencyState.UNKNOWN);
 			assertThat(this.context.getEnvironment().getProperty("degradation.verify")).isEqualTo("off");
 		}
 

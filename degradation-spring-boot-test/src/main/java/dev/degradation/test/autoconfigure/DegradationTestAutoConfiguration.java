@@ -8,9 +8,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -18,14 +20,15 @@ import dev.degradation.autoconfigure.DegradationAutoConfiguration;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.test.DegradationTestClock;
 import dev.degradation.test.contract.ContractHandlerInterceptor;
+import dev.degradation.test.contract.ContractWebFilter;
 
 /**
  * Auto-configuration of what a test of graceful degradation needs beyond the starter itself: a
  * {@link DegradationTestClock} for the engine, unless the application has a {@code Clock} of its
- * own, and the interceptor that tells the {@linkplain dev.degradation.test.contract contract tests}
- * which handler a request reached. Imported by
- * {@link dev.degradation.test.AutoConfigureDegradation @AutoConfigureDegradation} only, never in
- * a running application.
+ * own, and the interceptor (Spring MVC) or web filter (WebFlux) that tells the
+ * {@linkplain dev.degradation.test.contract contract tests} which handler a request reached.
+ * Imported by {@link dev.degradation.test.AutoConfigureDegradation @AutoConfigureDegradation}
+ * only, never in a running application.
  */
 @AutoConfiguration(after = DegradationAutoConfiguration.class)
 @ConditionalOnBean(DegradationEngine.class)
@@ -70,6 +73,18 @@ public final class DegradationTestAutoConfiguration {
 				}
 
 			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	@ConditionalOnClass(name = "org.springframework.web.reactive.HandlerMapping")
+	static class ReactiveContractConfiguration {
+
+		@Bean
+		ContractWebFilter degradationContractWebFilter(ObjectProvider<HandlerMapping> mappings) {
+			return new ContractWebFilter(mappings);
 		}
 
 	}

@@ -48,7 +48,7 @@ record ContractAnswer(int status, Map<String, List<String>> headers, String body
 	 * @return the handler, or {@code null} when the request reached none
 	 */
 	@Nullable String handler() {
-		return ContractHandlerInterceptor.handlerOf(header(ContractHandlerInterceptor.HANDLER_HEADER));
+		return ContractHandlers.handlerOf(header(ContractHandlers.HANDLER_HEADER));
 	}
 
 	/**
@@ -60,8 +60,8 @@ record ContractAnswer(int status, Map<String, List<String>> headers, String body
 		StringBuilder description = new StringBuilder().append(this.status);
 		for (String name : List.of(DegradationHeaders.DEGRADED, DegradationHeaders.TIER, DegradationHeaders.LEVEL,
 				DegradationHeaders.REASON, "Cache-Control", "Content-Type",
-				ContractHandlerInterceptor.HANDLER_HEADER)) {
-			String value = (name.equals(ContractHandlerInterceptor.HANDLER_HEADER)) ? handler() : header(name);
+				ContractHandlers.HANDLER_HEADER)) {
+			String value = (name.equals(ContractHandlers.HANDLER_HEADER)) ? handler() : header(name);
 			if (value != null) {
 				description.append(", ").append(name).append(": ").append(value);
 			}

@@ -21,12 +21,12 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
 import org.springframework.http.server.PathContainer;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.util.Assert;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
-import dev.degradation.autoconfigure.ManifestVerification;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Fallback;
@@ -48,8 +48,8 @@ import dev.degradation.web.ShedRoute;
  * its status, its body, and the headers that mark a degraded answer
  * ({@code X-Degraded: true}, {@code X-Degradation-Tier}, {@code X-Degradation-Level},
  * {@code X-Degradation-Reason: simulation}, {@code Cache-Control: no-store}).</li>
- * <li>At every level below, the request reaches the handler that Spring MVC sends it to, not
- * degraded.</li>
+ * <li>At every level below, the request reaches the handler that the application (Spring MVC or
+ * WebFlux) sends it to, not degraded.</li>
  * <li>At the highest level, every handler that no route names (the application's core, and any
  * handler a broader route would catch) reaches its handler, not degraded.</li>
  * </ul>
@@ -59,11 +59,13 @@ import dev.degradation.web.ShedRoute;
  *
  * <p>Requests go to the running server when the test has one
  * ({@code @SpringBootTest(webEnvironment = RANDOM_PORT)}), through every filter and servlet it
- * has; otherwise through the test's {@link MockMvc} ({@code @WebMvcTest},
- * {@code @AutoConfigureMockMvc}). Either way a request is stopped at the door of its handler, which
- * never runs (see {@link ContractHandlerInterceptor}), so the test class needs
+ * has; otherwise, on Spring MVC, through the test's {@link MockMvc} ({@code @WebMvcTest},
+ * {@code @AutoConfigureMockMvc}), and on WebFlux through the test's {@link WebTestClient}
+ * ({@code @WebFluxTest}, {@code @AutoConfigureWebTestClient}). Either way a request is stopped at
+ * the door of its handler, which never runs (see {@link ContractHandlerInterceptor} and
+ * {@link ContractWebFilter}), so the test class needs
  * {@link dev.degradation.test.AutoConfigureDegradation @AutoConfigureDegradation}. Path variables
- * and wildcards get sample values that the route's pattern and Spring MVC's request mappings
+ * and wildcards get sample values that the route's pattern and the application's request mappings
  * accept ({@code 1}, then {@code x}); give a route or a handler a request path of your own with
  * {@link Builder#samplePath(String, String)}.
  *
@@ -75,11 +77,11 @@ public final class DegradationContract {
 
 	private static final Set<String> METHODS_WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
+	private static final String WEBFLUX_MAPPING_CLASS = "org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping";
+
 	private final DegradationEngine engine;
 
 	private final RouteTable routeTable;
-
-	private final List<RequestMappingHandlerMapping> mappings;
 
 	private final HandlerLookup lookup;
 
@@ -89,13 +91,11 @@ public final class DegradationContract {
 
 	private final Map<String, String> headers;
 
-	private DegradationContract(DegradationEngine engine, RouteTable routeTable,
-			List<RequestMappingHandlerMapping> mappings, ContractClient client, Map<String, String> samplePaths,
-			Map<String, String> headers) {
+	private DegradationContract(DegradationEngine engine, RouteTable routeTable, HandlerLookup lookup,
+			ContractClient client, Map<String, String> samplePaths, Map<String, String> headers) {
 		this.engine = engine;
 		this.routeTable = routeTable;
-		this.mappings = List.copyOf(mappings);
-		this.lookup = new HandlerLookup(mappings);
+		this.lookup = lookup;
 		this.client = client;
 		this.samplePaths = Map.copyOf(samplePaths);
 		this.headers = headers;
@@ -118,7 +118,7 @@ public final class DegradationContract {
 	 */
 	public Stream<DynamicNode> tests() {
 		DegradationManifest manifest = this.engine.manifest();
-		List<HandlerRoute> handlers = ManifestVerification.handlerRoutes(this.mappings.stream());
+		List<HandlerRoute> handlers = this.lookup.handlers();
 		ManifestRouteCheck.Result check = ManifestRouteCheck.check(manifest, handlers);
 		List<DeclaredRoute> routes = declaredRoutes(manifest);
 		Map<String, List<String>> unnamed = handlersNotNamed(check, manifest.source());
@@ -168,7 +168,7 @@ public final class DegradationContract {
 		tests.add(DynamicTest.dynamicTest(route + " is served by " + handler, source, () -> {
 			HandlerLookup.Found found = this.lookup.find(request);
 			if (found.handler() == null || !found.handlerName().equals(handler)) {
-				failWith("Spring MVC no longer sends " + request + " of " + declared.describe() + " to " + handler);
+				failWith("The application no longer sends " + request + " of " + declared.describe() + " to " + handler);
 			}
 		}));
 		for (int level : levels) {
@@ -288,7 +288,7 @@ public final class DegradationContract {
 				return new Sample(request, found.handlerName(), "");
 			}
 			refusals.add(candidate + ": " + ((found.handler() != null)
-					? "Spring MVC sends it to " + found.handlerName() + " (" + found.pattern() + ")"
+					? "the application sends it to " + found.handlerName() + " (" + found.pattern() + ")"
 					: String.join("; ", found.refusals())));
 		}
 		return new Sample(null, "", "No sample request of " + key + " reaches its handler ("
@@ -298,7 +298,7 @@ public final class DegradationContract {
 	private ContractRequest request(String method, String target) {
 		Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
 		headers.putAll(this.headers);
-		headers.put(ContractHandlerInterceptor.REQUEST_HEADER, "true");
+		headers.put(ContractHandlers.REQUEST_HEADER, "true");
 		String body = null;
 		if (METHODS_WITH_BODY.contains(method)) {
 			// The handler never runs: the body only has to pass the mapping's content type conditions.
@@ -447,6 +447,17 @@ public final class DegradationContract {
 		}
 
 		/**
+		 * Send the requests through this WebTestClient instead of the test's server or
+		 * WebTestClient bean (WebFlux).
+		 * @param webTestClient the WebTestClient, bound to the test's application
+		 * @return this builder
+		 */
+		public Builder webTestClient(WebTestClient webTestClient) {
+			this.client = new WebTestClientContractClient(webTestClient);
+			return this;
+		}
+
+		/**
 		 * Send the requests over HTTP to this URL instead of the test's server or MockMvc. The
 		 * server must run in the test's application context: a request of the contract is
 		 * stopped by an interceptor that only the test adds.
@@ -471,32 +482,42 @@ public final class DegradationContract {
 			if (engine == null) {
 				throw new IllegalStateException("The degradation contract needs the application's DegradationEngine, "
 						+ "but the test's context has none: is there a degradation manifest ('degradation.manifest'), "
-						+ "and is this a servlet web test?");
+						+ "and is this a web test?");
 			}
-			if (this.context.getBeanProvider(ContractHandlerInterceptor.class).getIfAvailable() == null) {
+			boolean webFlux = ClassUtils.isPresent(WEBFLUX_MAPPING_CLASS, this.context.getClassLoader())
+					&& WebFluxHandlerLookup.serves(this.context);
+			Class<?> stopper = webFlux ? ContractWebFilter.class : ContractHandlerInterceptor.class;
+			if (this.context.getBeanProvider(stopper).getIfAvailable() == null) {
 				throw new IllegalStateException("The degradation contract needs @AutoConfigureDegradation on the "
 						+ "test class");
 			}
 			RouteTable routeTable = this.context.getBeanProvider(RouteTable.class)
 				.getIfAvailable(() -> RouteTable.compile(engine.manifest()));
-			List<RequestMappingHandlerMapping> mappings = this.context
-				.getBeanProvider(RequestMappingHandlerMapping.class)
-				.orderedStream()
-				.toList();
-			ContractClient client = (this.client != null) ? this.client : detectClient();
-			return new DegradationContract(engine, routeTable, mappings, client, this.samplePaths,
+			HandlerLookup lookup = webFlux ? WebFluxHandlerLookup.of(this.context) : MvcHandlerLookup.of(this.context);
+			ContractClient client = (this.client != null) ? this.client : detectClient(webFlux);
+			return new DegradationContract(engine, routeTable, lookup, client, this.samplePaths,
 					Map.copyOf(this.headers));
 		}
 
-		private ContractClient detectClient() {
+		private ContractClient detectClient(boolean webFlux) {
 			Environment environment = this.context.getEnvironment();
 			Integer port = environment.getProperty("local.server.port", Integer.class);
 			if (port != null && port > 0) {
-				String contextPath = environment.getProperty("server.servlet.context-path", "");
+				String contextPath = environment.getProperty(webFlux ? "spring.webflux.base-path"
+						: "server.servlet.context-path", "");
 				if (contextPath.endsWith("/")) {
 					contextPath = contextPath.substring(0, contextPath.length() - 1);
 				}
 				return new HttpContractClient("http://localhost:" + port + contextPath);
+			}
+			if (webFlux) {
+				WebTestClient webTestClient = this.context.getBeanProvider(WebTestClient.class).getIfAvailable();
+				if (webTestClient != null) {
+					return new WebTestClientContractClient(webTestClient);
+				}
+				throw new IllegalStateException("The degradation contract needs a running server "
+						+ "(@SpringBootTest(webEnvironment = RANDOM_PORT)) or a WebTestClient "
+						+ "(@WebFluxTest, @AutoConfigureWebTestClient)");
 			}
 			MockMvc mockMvc = this.context.getBeanProvider(MockMvc.class).getIfAvailable();
 			if (mockMvc != null) {

@@ -10,15 +10,22 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
@@ -57,6 +64,41 @@ public final class BrokenVariants {
 					});
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 			return registration;
+		}
+
+	}
+
+	/**
+	 * The same response cache on WebFlux: a web filter ordered before the degradation web filter
+	 * that answers {@code GET /api/recommendations} itself.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	public static class WebFilterBeforeTheDegradationFilter {
+
+		@Bean
+		WebFilter cachingWebFilter() {
+			return new CachingWebFilter();
+		}
+
+		static final class CachingWebFilter implements WebFilter, Ordered {
+
+			@Override
+			public int getOrder() {
+				return Ordered.HIGHEST_PRECEDENCE;
+			}
+
+			@Override
+			public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+				if (exchange.getRequest().getMethod() == HttpMethod.GET
+						&& exchange.getRequest().getPath().value().equals("/api/recommendations")) {
+					ServerHttpResponse response = exchange.getResponse();
+					response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
+					return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory()
+						.wrap("{\"items\": [\"p-1\"], \"source\": \"cache\"}".getBytes(StandardCharsets.UTF_8))));
+				}
+				return chain.filter(exchange);
+			}
+
 		}
 
 	}

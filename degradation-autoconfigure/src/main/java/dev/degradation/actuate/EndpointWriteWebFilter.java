@@ -1,0 +1,160 @@
+package dev.degradation.actuate;
+
+import java.util.function.BooleanSupplier;
+
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+/**
+ * Checks a write to the {@code degradation} endpoint on WebFlux before the Actuator reads it, by
+ * the same rules as on Spring MVC ({@link EndpointWriteCheck}): a body key that contradicts the
+ * URL, an unknown key, a value of the wrong type and malformed JSON are refused with a message
+ * that names them, a write to a read-only endpoint answers {@code 405} with the property that
+ * grants writes, and a write without a {@code Content-Type} is read as JSON.
+ *
+ * <p>The body is read without blocking, joined into one buffer of at most
+ * {@value EndpointWriteCheck#MAX_BODY_BYTES} bytes, and a write that passes goes on with that body
+ * replayed. It runs after Spring Security's {@code WebFilterChainProxy} (order -100), so that an
+ * unauthenticated write is refused by Spring Security first and says nothing of the endpoint.
+ */
+public class EndpointWriteWebFilter implements WebFilter, Ordered {
+
+	private final EndpointWriteCheck check;
+
+	private final BooleanSupplier writable;
+
+	private final int order;
+
+	/**
+	 * Create a filter.
+	 * @param endpointPath the endpoint's path within the application, such as
+	 * {@code /actuator/degradation}
+	 * @param writable whether the endpoint takes writes over the web now
+	 * @param order the filter's order, after Spring Security's
+	 */
+	public EndpointWriteWebFilter(String endpointPath, BooleanSupplier writable, int order) {
+		this.check = new EndpointWriteCheck(endpointPath);
+		this.writable = writable;
+		this.order = order;
+	}
+
+	@Override
+	public int getOrder() {
+		return this.order;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		ServerHttpRequest request = exchange.getRequest();
+		String method = request.getMethod().name();
+		String target = this.check.target(request.getPath().pathWithinApplication().value());
+		if (target == null || !this.check.checks(method, target)) {
+			return chain.filter(exchange);
+		}
+		ServerRequestObservationContext.findCurrent(exchange.getAttributes()).ifPresent((context) -> {
+			if (context.getPathPattern() == null) {
+				context.setPathPattern(this.check.pattern(target));
+			}
+		});
+		EndpointWriteCheck.Refusal refusal = this.check.beforeBody(method, this.writable.getAsBoolean(),
+				request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE));
+		if (refusal != null) {
+			return refuse(exchange.getResponse(), refusal);
+		}
+		if (!"POST".equals(method)) {
+			return chain.filter(exchange);
+		}
+		return DataBufferUtils.join(request.getBody(), EndpointWriteCheck.MAX_BODY_BYTES)
+			.map(EndpointWriteWebFilter::bytes)
+			.defaultIfEmpty(new byte[0])
+			.map((byte[] body) -> new Read(body, this.check.body(target, request.getURI().getRawQuery(), body)))
+			.onErrorResume(DataBufferLimitException.class,
+					(ex) -> Mono.just(new Read(new byte[0], this.check.tooLarge())))
+			.flatMap((Read read) -> (read.refusal() != null) ? refuse(exchange.getResponse(), read.refusal())
+					: chain.filter(exchange.mutate().request(new CheckedWrite(request, read.body())).build()));
+	}
+
+	private static byte[] bytes(DataBuffer buffer) {
+		try {
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
+			return bytes;
+		}
+		finally {
+			DataBufferUtils.release(buffer);
+		}
+	}
+
+	private static Mono<Void> refuse(ServerHttpResponse response, EndpointWriteCheck.Refusal refusal) {
+		response.setStatusCode(HttpStatusCode.valueOf(refusal.status()));
+		HttpHeaders headers = response.getHeaders();
+		if (refusal.readOnly()) {
+			headers.set(HttpHeaders.ALLOW, "GET");
+		}
+		headers.setContentType(MediaType.APPLICATION_JSON);
+		byte[] body = refusal.body();
+		headers.setContentLength(body.length);
+		return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
+	}
+
+	/**
+	 * A body as read, and what is wrong with it.
+	 */
+	private record Read(byte[] body, EndpointWriteCheck.@Nullable Refusal refusal) {
+	}
+
+	/**
+	 * The request as checked: its body read once and replayed, read as JSON when it had no
+	 * {@code Content-Type}.
+	 */
+	private static final class CheckedWrite extends ServerHttpRequestDecorator {
+
+		private final byte[] body;
+
+		private final HttpHeaders headers;
+
+		CheckedWrite(ServerHttpRequest request, byte[] body) {
+			super(request);
+			this.body = body;
+			HttpHeaders headers = HttpHeaders.copyOf(request.getHeaders());
+			if (headers.getContentType() == null) {
+				headers.setContentType(MediaType.APPLICATION_JSON);
+			}
+			headers.remove(HttpHeaders.TRANSFER_ENCODING);
+			headers.setContentLength(body.length);
+			this.headers = HttpHeaders.readOnlyHttpHeaders(headers);
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.headers;
+		}
+
+		@Override
+		public Flux<DataBuffer> getBody() {
+			// An empty body is no buffer at all: a JSON decoder reads an empty buffer as malformed
+			// JSON, no buffer as no body. Wrapped at each subscription: a buffer is released once read.
+			return (this.body.length == 0) ? Flux.empty()
+					: Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(this.body)));
+		}
+
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.degradation.test.contract;
+
+import java.util.ArrayList;
+import java.util.List;
+
+
+import org.springframework.context.ApplicationContext;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockServletContext;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.util.ServletRequestPathUtils;
+
+import dev.degradation.autoconfigure.MvcHandlerRoutes;
+import dev.degradation.web.HandlerRoute;
+
+/**
+ * Asks the application's own request mappings which handler Spring MVC would send a request to,
+ * as the dispatcher servlet asks them: conditions on methods, parameters, headers and content
+ * types included, without sending anything.
+ */
+final class MvcHandlerLookup implements HandlerLookup {
+
+	private final List<RequestMappingHandlerMapping> mappings;
+
+	private final MockServletContext servletContext = new MockServletContext();
+
+	MvcHandlerLookup(List<RequestMappingHandlerMapping> mappings) {
+		this.mappings = List.copyOf(mappings);
+	}
+
+	/**
+	 * Return the lookup of the Spring MVC application whose context a test runs in.
+	 * @param context the test's application context
+	 * @return the lookup
+	 */
+	static MvcHandlerLookup of(ApplicationContext context) {
+		return new MvcHandlerLookup(context.getBeanProvider(RequestMappingHandlerMapping.class).orderedStream().toList());
+	}
+
+	@Override
+	public List<HandlerRoute> handlers() {
+		return MvcHandlerRoutes.requestMappings(this.mappings.stream());
+	}
+
+	@Override
+	public Found find(ContractRequest request) {
+		List<String> refusals = new ArrayList<>();
+		for (RequestMappingHandlerMapping mapping : this.mappings) {
+			MockHttpServletRequest servletRequest = MockMvcContractClient.builder(request)
+				.buildRequest(this.servletContext);
+			ServletRequestPathUtils.parseAndCache(servletRequest);
+			try {
+				HandlerExecutionChain chain = mapping.getHandler(servletRequest);
+				if (chain != null && chain.getHandler() instanceof HandlerMethod method) {
+					Object pattern = servletRequest.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+					return new Found(method, (pattern != null) ? pattern.toString() : null, List.of());
+				}
+			}
+			catch (Exception ex) {
+				// What MVC answers instead: 405, 415, 400 for a missing parameter, and so on.
+				refusals.add(String.valueOf(ex.getMessage()));
+			}
+		}
+		return new Found(null, null, refusals.isEmpty() ? List.of("no handler") : refusals);
+	}
+
+}
