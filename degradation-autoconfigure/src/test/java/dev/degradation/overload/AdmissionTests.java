@@ -1,6 +1,7 @@
 package dev.degradation.overload;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,6 +41,40 @@ class AdmissionTests {
 		assertThat(unqueued.decide(unqueued.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
 		assertThat(unqueued.decide(unqueued.coreRank(), NO_DEADLINE)).isEqualTo(NotAdmitted.REFUSED);
 		assertThat(unqueued.refused()).isEqualTo(1);
+	}
+
+	@Test
+	void aRequestWaitingWithoutAThreadIsHandedTheFirstPlaceThatFreesFirstComeFirst() {
+		Admission admission = admission(1, 1, Duration.ofMillis(50));
+		Admitted holder = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		CompletableFuture<Admitted> first = admission.awaitWithoutThread();
+		CompletableFuture<Admitted> second = admission.awaitWithoutThread();
+		assertThat(admission.waiting()).isEqualTo(2);
+		holder.onSuccess();
+		assertThat(first).isCompleted();
+		assertThat(second).isNotDone();
+		assertThat(admission.inflight()).isEqualTo(1);
+		first.join().onSuccess();
+		assertThat(second.join()).isNotNull();
+		assertThat(admission.waiting()).isZero();
+		assertThat(admission.waits()).isEqualTo(2);
+	}
+
+	@Test
+	void aWaitWhoseTimeRanOutOrWhoseClientLeftIsRefusedAndHoldsNoPlace() {
+		Admission admission = admission(1, 1, Duration.ofMillis(50));
+		Admitted holder = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		CompletableFuture<Admitted> timedOut = admission.awaitWithoutThread();
+		CompletableFuture<Admitted> left = admission.awaitWithoutThread();
+		// The time is up (what completeOnTimeout does), and a client leaves: both are refused.
+		timedOut.complete(null);
+		left.cancel(true);
+		assertThat(admission.refused()).isEqualTo(2);
+		assertThat(admission.waiting()).isZero();
+		// The place that frees next is handed to no one who gave up: it is free again.
+		holder.onSuccess();
+		assertThat(admission.inflight()).isZero();
+		assertThat(admission.decide(admission.coreRank(), NO_DEADLINE)).isInstanceOf(Admitted.class);
 	}
 
 	@Test

@@ -1,10 +1,10 @@
 package dev.degradation.web.reactive;
 
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -107,13 +107,19 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 			decision = this.decider.decide(view);
 		}
 		if (decision instanceof Decision.Wait wait) {
-			// The wait is a timer; cancelling the future (time out, or a client that left) counts
-			// the request as refused and gives back a place handed to it at that moment.
-			return Mono.fromFuture(wait.overload().admission().awaitWithoutThread())
-				.timeout(Duration.ofNanos(Math.max(1, wait.waitNanos())), Mono.empty())
+			// The wait is a timer: the future completes empty when the time is up, and either the
+			// time or a freed place wins, never both (a place handed over as the time ran out is
+			// given back). A client that leaves cancels the future, which counts the request as
+			// refused; a place it had just been handed is discarded and given back.
+			return Mono
+				.fromFuture(wait.overload()
+					.admission()
+					.awaitWithoutThread()
+					.completeOnTimeout(null, Math.max(1, wait.waitNanos()), TimeUnit.NANOSECONDS))
 				.map((Admitted admitted) -> this.decider.afterWait(wait, admitted))
 				.switchIfEmpty(Mono.fromSupplier(() -> this.decider.afterWait(wait, null)))
-				.flatMap((Decision waited) -> carryOut(exchange, chain, view, waited));
+				.flatMap((Decision waited) -> carryOut(exchange, chain, view, waited))
+				.doOnDiscard(Admitted.class, Admitted::onIgnore);
 		}
 		return carryOut(exchange, chain, view, decision);
 	}
