@@ -98,24 +98,22 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 		// continues on an event loop.
 		Instant threadDeadline = CallDeadline.current();
 		Integer threadPriority = (this.priorityHeader != null) ? RequestPriority.current() : null;
-		return Mono.deferContextual((context) -> new GuardedExchange(guard,
-				withPriority(request, context, threadPriority), next,
+		return Mono.deferContextual((context) -> new GuardedExchange(guard, request,
+				priority(context, threadPriority), next,
 				guard.end(request.method().name(), deadline(context, threadDeadline)))
 			.attempt());
 	}
 
-	private ClientRequest withPriority(ClientRequest request, ContextView context, @Nullable Integer threadPriority) {
-		String header = this.priorityHeader;
-		if (header == null) {
-			return request;
+	/**
+	 * The priority to pass on, as its header's value: the Reactor context's, else the calling
+	 * thread's; {@code null} when none is passed on.
+	 */
+	private @Nullable String priority(ContextView context, @Nullable Integer threadPriority) {
+		if (this.priorityHeader == null) {
+			return null;
 		}
 		Object priority = context.getOrDefault(RequestPriority.CONTEXT_KEY, threadPriority);
-		if (!(priority instanceof Integer value)) {
-			return request;
-		}
-		return ClientRequest.from(request)
-			.headers((headers) -> headers.set(header, PassedPriority.header(value)))
-			.build();
+		return (priority instanceof Integer value) ? PassedPriority.header(value) : null;
 	}
 
 	private static @Nullable Instant deadline(ContextView context, @Nullable Instant threadDeadline) {
@@ -132,15 +130,19 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 
 		private final ClientRequest request;
 
+		private final @Nullable String priority;
+
 		private final ExchangeFunction next;
 
 		private final Instant end;
 
 		private final Retry.@Nullable AsyncContext<CallOutcome> retrying;
 
-		GuardedExchange(DependencyGuard guard, ClientRequest request, ExchangeFunction next, Instant end) {
+		GuardedExchange(DependencyGuard guard, ClientRequest request, @Nullable String priority, ExchangeFunction next,
+				Instant end) {
 			this.guard = guard;
 			this.request = request;
+			this.priority = priority;
 			this.next = next;
 			this.end = end;
 			this.retrying = guard.retries(request.method().name()) ? guard.retry().asyncContext() : null;
@@ -154,10 +156,15 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			}
 			Duration timeout = this.guard.dependency().calls().timeout();
 			Duration limit = (timeout.compareTo(left) <= 0) ? timeout : left;
-			ClientRequest attempt = ClientRequest.from(this.request)
-				.headers((headers) -> headers.set(GuardingExchangeFilter.this.deadlineHeader,
-						Long.toString(Math.max(1, limit.toMillis()))))
-				.build();
+			// One copy of the request per attempt carries both what is passed on: the time the
+			// attempt may take, and the priority of the request it is made for.
+			ClientRequest attempt = ClientRequest.from(this.request).headers((headers) -> {
+				headers.set(GuardingExchangeFilter.this.deadlineHeader, Long.toString(Math.max(1, limit.toMillis())));
+				String priorityHeader = GuardingExchangeFilter.this.priorityHeader;
+				if (this.priority != null && priorityHeader != null) {
+					headers.set(priorityHeader, this.priority);
+				}
+			}).build();
 			return this.next.exchange(attempt)
 				.timeout(limit)
 				.map(this::judged)

@@ -109,7 +109,10 @@ public abstract sealed class FallbackWriter
 	 */
 	static final class Static extends FallbackWriter {
 
-		/** The largest body that counts as {@link #small()}: it fits a socket's send buffer. */
+		/**
+		 * The largest body that counts as {@link #small()}, and so is written in turn with the
+		 * other cheap answers: what fits a socket's send buffer at once.
+		 */
 		private static final int MAX_SMALL_BODY_BYTES = 16 * 1024;
 
 		private final Answer answer;

@@ -122,7 +122,8 @@ class ReactiveAdmissionTests {
 			assertThat(response.statusCode()).isIn(200, 204);
 			(response.headers().firstValue("X-Degraded").isPresent() ? reduced : served).incrementAndGet();
 		}
-		assertThat(served.get() + reduced.get()).isEqualTo(200);
+		// The core and the Actuator are never reduced: every fourth request at least is served.
+		assertThat(served.get()).isGreaterThanOrEqualTo(100);
 		assertThat(this.threads.offLoop).as("decisions taken off an event loop").isEmpty();
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> this.overload.active().admission().inflight() == 0);

@@ -17,6 +17,7 @@ import reactor.core.publisher.SignalType;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -101,11 +102,14 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		ExchangeView view = new ExchangeView(exchange.getRequest());
+		// A healthy service's exchange is let through without reading it; it is read only when
+		// the decision needs it, or when its handler fails.
 		Decision decision = this.decider.withoutLookup();
-		if (decision == null) {
-			decision = this.decider.decide(view);
+		if (decision != null) {
+			return carryOut(exchange, chain, null, decision);
 		}
+		ExchangeView view = new ExchangeView(exchange.getRequest());
+		decision = this.decider.decide(view);
 		if (decision instanceof Decision.Wait wait) {
 			// The wait is a timer: the future completes empty when the time is up, and either the
 			// time or a freed place wins, never both (a place handed over as the time ran out is
@@ -124,13 +128,13 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		return carryOut(exchange, chain, view, decision);
 	}
 
-	private Mono<Void> carryOut(ServerWebExchange exchange, WebFilterChain chain, ExchangeView view,
+	private Mono<Void> carryOut(ServerWebExchange exchange, WebFilterChain chain, @Nullable ExchangeView view,
 			Decision decision) {
 		if (decision instanceof Decision.Proceed proceed) {
 			return proceed(exchange, chain, view, proceed);
 		}
 		if (decision instanceof Decision.Shed shed) {
-			return shed(exchange, view, shed);
+			return shed(exchange, (view != null) ? view : new ExchangeView(exchange.getRequest()), shed);
 		}
 		exchange.getAttributes().put(RequestDecider.SHED_CAUSE_ATTRIBUTE, OverloadSignal.CAUSE);
 		return write(exchange.getResponse(), ((Decision.Refuse) decision).answer());
@@ -140,7 +144,7 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 	 * Let an exchange through to the application, keeping a copy of the answer of a live GET of a
 	 * {@code stale} route; an admitted exchange tells the limit how it ended when it ends.
 	 */
-	private Mono<Void> proceed(ServerWebExchange exchange, WebFilterChain chain, ExchangeView view,
+	private Mono<Void> proceed(ServerWebExchange exchange, WebFilterChain chain, @Nullable ExchangeView view,
 			Decision.Proceed proceed) {
 		ServerHttpResponse response = exchange.getResponse();
 		if (this.levelOnEveryAnswer) {
@@ -148,14 +152,15 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		}
 		Mono<Void> passed;
 		if (proceed.route() != null && proceed.route().writer() instanceof FallbackWriter.Stale stale
-				&& view.method().equals("GET")) {
-			passed = passKeepingCopy(exchange, chain, view, stale.copies());
+				&& exchange.getRequest().getMethod() == HttpMethod.GET) {
+			passed = passKeepingCopy(exchange, chain,
+					(view != null) ? view : new ExchangeView(exchange.getRequest()), stale.copies());
 		}
 		else {
 			passed = chain.filter(exchange);
 		}
-		Mono<Void> served = passed.onErrorResume((Throwable failure) -> fallBackFromRefusedCall(exchange, view,
-				proceed, failure));
+		Mono<Void> served = passed.onErrorResume((Throwable failure) -> fallBackFromRefusedCall(exchange,
+				(view != null) ? view : new ExchangeView(exchange.getRequest()), proceed, failure));
 		if (proceed.passesPriority()) {
 			// The priority the request is served at, for the guarded WebClient calls made for it.
 			served = served.contextWrite((context) -> context.put(RequestPriority.CONTEXT_KEY, proceed.priority()));

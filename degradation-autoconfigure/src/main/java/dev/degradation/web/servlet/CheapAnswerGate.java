@@ -23,9 +23,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class CheapAnswerGate {
 
-	/** The largest body written in turn: what fits a socket's send buffer at once. */
-	static final int MAX_BODY_BYTES = 16 * 1024;
-
 	/**
 	 * The longest an answer waits for its turn. A closed-loop flood of a few hundred clients
 	 * waits less than that for its turns, which is what keeps it parked; an open-loop flood that
