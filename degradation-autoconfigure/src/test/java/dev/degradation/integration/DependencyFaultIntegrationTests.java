@@ -143,9 +143,11 @@ class DependencyFaultIntegrationTests {
 			.stream()
 			.filter((result) -> result.at().isAfter(hangStarted) && result.at().isBefore(hangObserved))
 			.toList();
+		// A result's time is when the probe finished: only a probe that started after the switch
+		// met the hanging dependency (one that started just before it may finish after it, healthy).
 		List<ProbeResult> hangingProbes = this.probes.results("recommendations-api")
 			.stream()
-			.filter((result) -> result.at().isAfter(hangStarted))
+			.filter((result) -> result.at().minus(result.latency()).isAfter(hangStarted))
 			.toList();
 		assertThat(hangingProbes).isNotEmpty()
 			.allSatisfy((result) -> assertThat(result.outcome()).isEqualTo(ProbeResult.TIMEOUT));
