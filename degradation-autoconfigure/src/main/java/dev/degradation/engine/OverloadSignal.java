@@ -3,7 +3,10 @@ package dev.degradation.engine;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
@@ -19,8 +22,9 @@ import dev.degradation.overload.Admission;
 import dev.degradation.overload.PassedPriority;
 
 /**
- * The overload signal: while admission is saturated (since the last evaluation it answered
- * fallbacks or refused core requests), it raises the shed level one tier at a time, so that the
+ * The overload signal: while admission is saturated (every place taken or a request waiting for
+ * one, now or at any moment since the last evaluation: {@link Admission#saturations()}), it raises
+ * the shed level one tier at a time, so that the
  * lowest tiers are shed before they reach admission and operators see the overload in the level;
  * it lowers the level one tier per hysteresis once admission has room again. It owns the
  * {@link Admission} of the current manifest ({@code null} without an {@code overload} section).
@@ -36,6 +40,9 @@ public final class OverloadSignal implements ShedSignal {
 
 	/** The cause of the routes the overload level sheds. */
 	public static final String CAUSE = "overload";
+
+	/** The window of the {@link #rates() rates}. */
+	public static final Duration RATE_WINDOW = Duration.ofSeconds(10);
 
 	private static final Log logger = LogFactory.getLog(OverloadSignal.class);
 
@@ -53,15 +60,10 @@ public final class OverloadSignal implements ShedSignal {
 
 	private long lastSaturations;
 
-	private @Nullable Instant lastEvaluation;
-
 	private volatile Rates rates = Rates.NONE;
 
-	private long lastAdmitted;
-
-	private long lastShed;
-
-	private long lastRefused;
+	/** What admission had counted at each evaluation of the rates' window, oldest first. */
+	private final Deque<Counts> window = new ArrayDeque<>();
 
 	/**
 	 * Create the signal of a manifest.
@@ -109,7 +111,8 @@ public final class OverloadSignal implements ShedSignal {
 	}
 
 	/**
-	 * Return what admission did per second over the last evaluation.
+	 * Return what admission did per second over the last {@link #RATE_WINDOW} (less just after
+	 * start or a new manifest: since then).
 	 * @return the rates
 	 */
 	public Rates rates() {
@@ -124,13 +127,14 @@ public final class OverloadSignal implements ShedSignal {
 			return ShedDemand.NONE;
 		}
 		measure(admission, now);
-		long saturations = admission.shed() + admission.refused() + admission.refusedForDeadline();
-		boolean saturated = saturations > this.lastSaturations;
+		long saturations = admission.saturations();
+		boolean saturated = saturations > this.lastSaturations || admission.saturated();
 		this.lastSaturations = saturations;
 		int before = level.level();
 		int required = saturated ? nextStep(before) : 0;
 		level.follow(Math.max(required, saturated ? before : 0), now,
-				"admission saturated (limit " + admission.limit() + ", " + admission.inflight() + " in flight)");
+				"admission saturated (limit " + admission.limit() + ", " + admission.inflight() + " in flight, "
+						+ admission.waiting() + " waiting)");
 		int after = level.level();
 		if (before == 0 && after > 0) {
 			logger.info("Overload started: admission saturated at a limit of " + admission.limit()
@@ -152,19 +156,26 @@ public final class OverloadSignal implements ShedSignal {
 	}
 
 	private void measure(Admission admission, Instant now) {
-		Instant last = this.lastEvaluation;
-		this.lastEvaluation = now;
-		long admitted = admission.admitted();
-		long shed = admission.shed();
-		long refused = admission.refused() + admission.refusedForDeadline();
-		if (last != null && now.isAfter(last)) {
-			double seconds = Duration.between(last, now).toNanos() / 1e9;
-			this.rates = new Rates((admitted - this.lastAdmitted) / seconds, (shed - this.lastShed) / seconds,
-					(refused - this.lastRefused) / seconds);
+		Counts counts = new Counts(now, admission.admitted(), admission.shed(),
+				admission.refused() + admission.refusedForDeadline());
+		Instant start = now.minus(RATE_WINDOW);
+		// The oldest sample kept is the last one at or before the window's start, so that the rates
+		// span the whole window once it has passed.
+		while (this.window.size() > 1) {
+			Iterator<Counts> oldest = this.window.iterator();
+			oldest.next();
+			if (oldest.next().at().isAfter(start)) {
+				break;
+			}
+			this.window.removeFirst();
 		}
-		this.lastAdmitted = admitted;
-		this.lastShed = shed;
-		this.lastRefused = refused;
+		Counts first = this.window.peekFirst();
+		if (first != null && now.isAfter(first.at())) {
+			double seconds = Duration.between(first.at(), now).toNanos() / 1e9;
+			this.rates = new Rates((counts.admitted() - first.admitted()) / seconds,
+					(counts.shed() - first.shed()) / seconds, (counts.refused() - first.refused()) / seconds);
+		}
+		this.window.addLast(counts);
 	}
 
 	@Override
@@ -173,8 +184,7 @@ public final class OverloadSignal implements ShedSignal {
 			this.level.reset(this.clock.instant());
 		}
 		Admission admission = admission();
-		this.lastSaturations = (admission != null)
-				? admission.shed() + admission.refused() + admission.refusedForDeadline() : 0;
+		this.lastSaturations = (admission != null) ? admission.saturations() : 0;
 	}
 
 	/**
@@ -208,6 +218,8 @@ public final class OverloadSignal implements ShedSignal {
 			this.level = new LevelHysteresis(this.priorities, overload.hysteresis(), now,
 					"admission has room again");
 			this.lastSaturations = 0;
+			this.window.clear();
+			this.rates = Rates.NONE;
 		}
 		this.overload = overload;
 	}
@@ -263,11 +275,19 @@ public final class OverloadSignal implements ShedSignal {
 	}
 
 	/**
-	 * What admission did per second, over the last evaluation (about a second).
+	 * What admission had counted at an evaluation.
+	 */
+	private record Counts(Instant at, long admitted, long shed, long refused) {
+
+	}
+
+	/**
+	 * What admission did per second, over the last {@link #RATE_WINDOW}.
 	 *
 	 * @param admitted requests admitted per second
 	 * @param shed degradable requests answered with their fallback per second
-	 * @param refused core requests refused with 503 per second
+	 * @param refused requests refused (503 or 429) per second, those whose caller's deadline had
+	 * passed among them
 	 */
 	public record Rates(double admitted, double shed, double refused) {
 

@@ -71,6 +71,8 @@ public final class Admission implements Limiter<Admission.Request> {
 
 	private final LongAdder refusedForDeadline = new LongAdder();
 
+	private final LongAdder saturations = new LongAdder();
+
 	private final LongAdder waits = new LongAdder();
 
 	private final LongAdder waitedNanos = new LongAdder();
@@ -151,6 +153,12 @@ public final class Admission implements Limiter<Admission.Request> {
 		Admitted admitted = tryAdmit(partition.ceiling(limit));
 		if (admitted != null) {
 			return admitted;
+		}
+		// Only a request that found every place taken is evidence of saturation: one turned away by
+		// its tier's share, or by a priority its caller lowered, while places are free is not, so
+		// that no caller's own header can move the shed level for everyone.
+		if (this.inflight.get() >= limit) {
+			this.saturations.increment();
 		}
 		if (partition.degradable()) {
 			if (!fallback) {
@@ -402,6 +410,25 @@ public final class Admission implements Limiter<Admission.Request> {
 	 */
 	public long refused() {
 		return this.refused.sum();
+	}
+
+	/**
+	 * Return how many requests found every place taken since start, whatever became of them (shed,
+	 * refused, or waiting): the evidence of saturation. A request turned away for a reason of its
+	 * own (a passed deadline, its tier's share or a priority its caller lowered while places were
+	 * free) is not counted.
+	 * @return the count since start
+	 */
+	public long saturations() {
+		return this.saturations.sum();
+	}
+
+	/**
+	 * Whether admission is saturated now: every place is taken, or a request waits for one.
+	 * @return whether it is saturated
+	 */
+	public boolean saturated() {
+		return this.waiting.get() > 0 || this.inflight.get() >= this.limit.getLimit();
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.degradation.engine;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import dev.degradation.overload.Deadline;
 import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The overload signal with a test clock: while admission is saturated it raises the level one
@@ -89,12 +91,13 @@ class OverloadSignalTests {
 	@Test
 	void withRoomAgainTheLevelComesDownOneTierPerHysteresis() {
 		Admission admission = this.overload.admission();
-		fill(admission);
+		List<Admission.Admitted> held = fill(admission);
 		saturate(admission);
 		evaluateAfter(Duration.ofSeconds(1));
 		saturate(admission);
 		evaluateAfter(Duration.ofSeconds(1));
 		assertThat(this.engine.state().level()).isEqualTo(5);
+		held.forEach(Admission.Admitted::onSuccess);
 		assertThat(evaluateAfter(Duration.ofSeconds(9)).level()).isEqualTo(5);
 		assertThat(evaluateAfter(Duration.ofSeconds(1)).level()).isEqualTo(1);
 		assertThat(evaluateAfter(Duration.ofSeconds(10)).level()).isZero();
@@ -109,6 +112,72 @@ class OverloadSignalTests {
 		evaluateAfter(Duration.ofSeconds(2));
 		assertThat(this.overload.rates().admitted()).isEqualTo(1.5);
 		assertThat(this.overload.rates().refused()).isEqualTo(0.5);
+	}
+
+	@Test
+	void theRatesSpanTheLastTenSecondsNotTheTimeSinceTheLastEvaluation() {
+		Admission admission = this.overload.admission();
+		evaluateAfter(Duration.ofSeconds(1));
+		for (int second = 0; second < 20; second++) {
+			admission.decide(admission.coreRank(), Deadline.PASSED);
+			evaluateAfter(Duration.ofSeconds(1));
+		}
+		assertThat(this.overload.rates().refused()).as("one a second").isEqualTo(1.0);
+		for (int i = 0; i < 13; i++) {
+			admission.decide(admission.coreRank(), Deadline.PASSED);
+		}
+		evaluateAfter(Duration.ofMillis(10));
+		assertThat(this.overload.rates().refused()).as("13 more over the last ten seconds, not over 10 ms")
+			.isCloseTo(23.0 / 10.01, within(0.01));
+	}
+
+	@Test
+	void aRequestWhoseDeadlineHasPassedMovesNoLevel() {
+		Admission admission = this.overload.admission();
+		for (int i = 0; i < 100; i++) {
+			assertThat(admission.decide(admission.coreRank(), Deadline.PASSED))
+				.isEqualTo(Admission.NotAdmitted.DEADLINE_PASSED);
+			assertThat(evaluateAfter(Duration.ofSeconds(1)).level()).isZero();
+		}
+	}
+
+	@Test
+	void aRequestTurnedAwayByItsTiersShareWhilePlacesAreFreeMovesNoLevel() {
+		Admission admission = this.overload.admission();
+		// Limit 3, two tiers: the lowest tier's share is one place, so a second best-effort request is
+		// shed while a place is still free.
+		assertThat(admission.decide(0, Deadline.NONE)).isInstanceOf(Admission.Admitted.class);
+		for (int i = 0; i < 50; i++) {
+			assertThat(admission.decide(0, Deadline.NONE)).isEqualTo(Admission.NotAdmitted.SHED);
+			assertThat(evaluateAfter(Duration.ofSeconds(1)).level()).isZero();
+		}
+	}
+
+	@Test
+	void aCoreRequestWhoseCallerLoweredItsPriorityMovesNoLevelWhilePlacesAreFree() {
+		Admission admission = this.overload.admission();
+		assertThat(admission.decide(0, Deadline.NONE)).isInstanceOf(Admission.Admitted.class);
+		for (int i = 0; i < 50; i++) {
+			assertThat(admission.decide(0, false, Deadline.NONE)).isEqualTo(Admission.NotAdmitted.REFUSED);
+			assertThat(evaluateAfter(Duration.ofSeconds(1)).level()).isZero();
+		}
+	}
+
+	@Test
+	void everyPlaceTakenIsSaturationEvenWhenNoRequestWasTurnedAway() {
+		fill(this.overload.admission());
+		assertThat(evaluateAfter(Duration.ofSeconds(1)).level()).isEqualTo(1);
+		assertThat(this.engine.state().reason()).contains("admission saturated (limit 3, 3 in flight, 0 waiting)");
+	}
+
+	@Test
+	void aRequestThatFoundEveryPlaceTakenIsSaturationAfterThePlacesFreed() {
+		Admission admission = this.overload.admission();
+		List<Admission.Admitted> held = fill(admission);
+		assertThat(admission.decide(0, Deadline.NONE)).isEqualTo(Admission.NotAdmitted.SHED);
+		held.forEach(Admission.Admitted::onSuccess);
+		assertThat(admission.saturated()).isFalse();
+		assertThat(evaluateAfter(Duration.ofSeconds(1)).level()).isEqualTo(1);
 	}
 
 	@Test
@@ -131,10 +200,12 @@ class OverloadSignalTests {
 		assertThat(this.overload.rank(9)).isEqualTo(2);
 	}
 
-	private void fill(Admission admission) {
+	private List<Admission.Admitted> fill(Admission admission) {
+		List<Admission.Admitted> held = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			admission.decide(admission.coreRank(), Deadline.NONE);
+			held.add((Admission.Admitted) admission.decide(admission.coreRank(), Deadline.NONE));
 		}
+		return held;
 	}
 
 	private void saturate(Admission admission) {
