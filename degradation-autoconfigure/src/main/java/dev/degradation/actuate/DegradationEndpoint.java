@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -79,6 +80,13 @@ public class DegradationEndpoint {
 	private static final Log logger = LogFactory.getLog(DegradationEndpoint.class);
 
 	private final DegradationEngine engine;
+
+	/** A TTL in Boot's simple form with its unit: {@code 90s}, {@code 15m}, {@code 2h}, {@code 1d}. */
+	private static final Pattern TTL_WITH_UNIT = Pattern.compile("\\+?\\d{1,9}(ns|us|ms|s|m|h|d)",
+			Pattern.CASE_INSENSITIVE);
+
+	/** The shortest TTL: an override that ends before an operator can read it is a mistake. */
+	private static final Duration MIN_TTL = Duration.ofSeconds(1);
 
 	private final Duration maxTtl;
 
@@ -289,15 +297,26 @@ public class DegradationEndpoint {
 		if (ttl == null) {
 			return null;
 		}
-		Duration duration;
-		try {
-			duration = DurationStyle.detectAndParse(ttl.trim());
+		String text = ttl.trim();
+		Duration duration = null;
+		// A TTL says its unit: a bare number (which Boot would read as milliseconds) is refused.
+		if (TTL_WITH_UNIT.matcher(text).matches()) {
+			duration = DurationStyle.SIMPLE.parse(text);
 		}
-		catch (IllegalArgumentException ex) {
-			throw badRequest("'ttl' must be a duration such as '90s', '15m' or '2h', but was '" + ttl + "'");
+		else if (text.regionMatches(true, 0, "PT", 0, 2) || text.regionMatches(true, 0, "P", 0, 1)) {
+			try {
+				duration = DurationStyle.ISO8601.parse(text);
+			}
+			catch (IllegalArgumentException ex) {
+				duration = null;
+			}
 		}
-		if (duration.isNegative() || duration.isZero() || duration.compareTo(this.maxTtl) > 0) {
-			throw badRequest("'ttl' must be more than 0 and at most " + readable(this.maxTtl)
+		if (duration == null) {
+			throw badRequest("'ttl' must be a duration with its unit, such as '90s', '15m', '2h' or 'PT15M', but was '"
+					+ ttl + "'");
+		}
+		if (duration.compareTo(MIN_TTL) < 0 || duration.compareTo(this.maxTtl) > 0) {
+			throw badRequest("'ttl' must be at least 1s and at most " + readable(this.maxTtl)
 					+ " ('degradation.overrides.max-ttl'), but was '" + ttl + "'");
 		}
 		return duration;

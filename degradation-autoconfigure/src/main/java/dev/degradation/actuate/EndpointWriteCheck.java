@@ -13,7 +13,9 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.actuate.endpoint.web.EndpointMediaTypes;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.PathContainer;
 
 /**
  * The rules of a write to the {@code degradation} endpoint over the web, written once for both web
@@ -22,14 +24,22 @@ import org.springframework.http.MediaType;
  * answers the {@link Refusal} or passes the body it read on to the Actuator.
  *
  * <ul>
- * <li>The URL names the target; a body that names one ({@code name}, {@code section}) is
- * refused.</li>
+ * <li>The URL names the target, and the target is decided once, on the path Spring routes: each
+ * segment decoded and stripped of its path parameters ({@code ;a=b}), as the Actuator's
+ * {@code PathPattern} binds its selectors. Whatever form the URL takes (percent-encoding, path
+ * parameters, a doubled or trailing slash), the check sees the section and name the Actuator
+ * binds; a write to a form the endpoint does not take is refused with the forms it takes, never
+ * passed on.</li>
+ * <li>Nothing but the URL supplies the target: a query string on any write is refused (the Actuator
+ * binds query parameters over the URL's selectors), and so is a body key that names one
+ * ({@code name}, {@code section}).</li>
  * <li>Every key has one JSON type: {@code enabled} a boolean, {@code level} a whole number from 0,
  * {@code state} and {@code ttl} strings; a refusal names the key, the value and what is
  * accepted.</li>
- * <li>A body that is not a JSON object, a body over {@value #MAX_BODY_BYTES} bytes, and values in
- * the query string are refused; a write without a {@code Content-Type} is read as JSON (so that
- * {@code curl -X POST .../manifest} works), one of another media type is refused.</li>
+ * <li>A body that is not a JSON object and a body over {@value #MAX_BODY_BYTES} bytes are refused,
+ * the latter before it is read when its length is declared; a write without a
+ * {@code Content-Type} is read as JSON (so that {@code curl -X POST .../manifest} works), one of a
+ * media type the Actuator does not consume is refused.</li>
  * <li>While the endpoint is read-only, a write answers {@code 405} with the property that grants
  * writes.</li>
  * </ul>
@@ -49,7 +59,14 @@ public final class EndpointWriteCheck {
 		.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
 		.build();
 
+	private static final List<MediaType> CONSUMED = EndpointMediaTypes.DEFAULT.getConsumed()
+		.stream()
+		.map(MediaType::parseMediaType)
+		.toList();
+
 	private final String endpointPath;
+
+	private final List<String> endpointSegments;
 
 	/**
 	 * Create the rules for the endpoint at a path.
@@ -58,6 +75,7 @@ public final class EndpointWriteCheck {
 	 */
 	public EndpointWriteCheck(String endpointPath) {
 		this.endpointPath = endpointPath;
+		this.endpointSegments = segments(PathContainer.parsePath(endpointPath));
 	}
 
 	/**
@@ -71,16 +89,31 @@ public final class EndpointWriteCheck {
 	}
 
 	/**
-	 * The part of the path after the endpoint's: {@code ""}, {@code manifest},
-	 * {@code switches/directory}.
-	 * @param path the request's path within the application (without the context path)
+	 * The part of the path after the endpoint's, as the Actuator binds it: {@code ""},
+	 * {@code manifest}, {@code switches/directory}. Each segment is decoded and stripped of its path
+	 * parameters, and empty segments are left out, so that no form of a URL names another target
+	 * than the one the Actuator's selectors receive.
+	 * @param path the request's path within the application (without the context path), as the
+	 * web stack parsed it
 	 * @return the target, or {@code null} outside the endpoint
 	 */
-	public @Nullable String target(String path) {
-		if (path.equals(this.endpointPath) || path.equals(this.endpointPath + "/")) {
-			return "";
+	public @Nullable String target(PathContainer path) {
+		List<String> segments = segments(path);
+		if (segments.size() < this.endpointSegments.size()
+				|| !segments.subList(0, this.endpointSegments.size()).equals(this.endpointSegments)) {
+			return null;
 		}
-		return path.startsWith(this.endpointPath + "/") ? path.substring(this.endpointPath.length() + 1) : null;
+		return String.join("/", segments.subList(this.endpointSegments.size(), segments.size()));
+	}
+
+	private static List<String> segments(PathContainer path) {
+		List<String> segments = new ArrayList<>();
+		for (PathContainer.Element element : path.elements()) {
+			if (element instanceof PathContainer.PathSegment segment && !segment.valueToMatch().isEmpty()) {
+				segments.add(segment.valueToMatch());
+			}
+		}
+		return segments;
 	}
 
 	/**
@@ -99,41 +132,78 @@ public final class EndpointWriteCheck {
 	}
 
 	/**
-	 * What is wrong with a write before its body is read: the endpoint is read-only, or the body
-	 * of a {@code POST} is of another media type than JSON.
+	 * What is wrong with a write before its body is read: the endpoint is read-only, the target is
+	 * no write the endpoint takes, a query string would supply values (the Actuator binds query
+	 * parameters over the URL's selectors), or the body of a {@code POST} is of a media type the
+	 * Actuator does not consume, or declared larger than {@value #MAX_BODY_BYTES} bytes.
 	 * @param method the request's method
+	 * @param target the request's {@link #target(PathContainer) target}
+	 * @param query the request's raw query string, or {@code null} for none
 	 * @param writable whether the endpoint takes writes over the web now
 	 * @param contentType the request's {@code Content-Type}, or {@code null} for none
+	 * @param contentLength the body's declared length, or {@code -1} when it is not declared
 	 * @return the refusal, or {@code null} to go on: to read the body of a {@code POST}, to pass a
 	 * {@code DELETE} on
 	 */
-	public @Nullable Refusal beforeBody(String method, boolean writable, @Nullable String contentType) {
+	public @Nullable Refusal beforeBody(String method, String target, @Nullable String query, boolean writable,
+			@Nullable String contentType, long contentLength) {
 		if (!writable) {
 			return new Refusal(405, "Method Not Allowed",
 					"The degradation endpoint is read-only: its writes (simulation, forcing a dependency, switches, "
 							+ "manifest reload, reset) take '" + ACCESS_PROPERTY + "=unrestricted', and should then "
 							+ "be secured");
 		}
+		String[] segments = target.isEmpty() ? new String[0] : target.split("/", -1);
+		if (("POST".equals(method) ? keys(segments) : deleted(segments)) == null) {
+			return new Refusal(404, "Not Found", "No " + method + " at '" + this.endpointPath
+					+ (target.isEmpty() ? "" : "/" + target) + "'; the endpoint takes " + forms(method));
+		}
+		if (query != null && !query.isEmpty()) {
+			return new Refusal(400, "Bad Request", "A write takes no query string ('" + query
+					+ "'): the URL's path names the target, and a POST takes its values in a JSON body");
+		}
 		if ("POST".equals(method) && contentType != null && !isJson(contentType)) {
-			return new Refusal(415, "Unsupported Media Type",
-					"Writes take a JSON body (Content-Type: application/json), not " + contentType);
+			return new Refusal(415, "Unsupported Media Type", "Writes take a JSON body (Content-Type: "
+					+ MediaType.APPLICATION_JSON_VALUE + "), not " + contentType + "; accepted: "
+					+ String.join(", ", EndpointMediaTypes.DEFAULT.getConsumed()));
+		}
+		if ("POST".equals(method) && contentLength > MAX_BODY_BYTES) {
+			return tooLarge();
 		}
 		return null;
 	}
 
+	private static @Nullable Boolean deleted(String[] segments) {
+		if (segments.length == 0) {
+			return Boolean.TRUE;
+		}
+		return (segments.length == 2 && (segments[0].equals(DegradationEndpoint.DEPENDENCIES)
+				|| segments[0].equals(DegradationEndpoint.SWITCHES))) ? Boolean.TRUE : null;
+	}
+
+	private String forms(String method) {
+		String base = this.endpointPath;
+		if ("POST".equals(method)) {
+			return "POST " + base + " (simulation), " + base + "/" + DegradationEndpoint.MANIFEST + " (reload), "
+					+ base + "/" + DegradationEndpoint.SWITCHES + "/{tier-or-route} and " + base + "/"
+					+ DegradationEndpoint.DEPENDENCIES + "/{dependency}";
+		}
+		return "DELETE " + base + " (reset), " + base + "/" + DegradationEndpoint.SWITCHES + "/{tier-or-route} and "
+				+ base + "/" + DegradationEndpoint.DEPENDENCIES + "/{dependency}";
+	}
+
 	/**
 	 * What is wrong with a {@code POST}'s values.
-	 * @param target the request's target
-	 * @param query the request's query string, or {@code null} for none
+	 * @param target the request's target, which {@link #beforeBody} let through
 	 * @param body the body as read: at most {@value #MAX_BODY_BYTES} bytes and one more, which
 	 * tells that it was larger
 	 * @return the refusal, or {@code null} to pass the write on
 	 */
-	public @Nullable Refusal body(String target, @Nullable String query, byte[] body) {
+	public @Nullable Refusal body(String target, byte[] body) {
 		if (body.length > MAX_BODY_BYTES) {
 			return tooLarge();
 		}
-		String problem = problem(target, query, body);
+		String problem = problem(target, body);
 		return (problem != null) ? new Refusal(400, "Bad Request", problem) : null;
 	}
 
@@ -143,18 +213,14 @@ public final class EndpointWriteCheck {
 	 * @return the refusal
 	 */
 	public Refusal tooLarge() {
-		return new Refusal(400, "Bad Request", "The body is larger than " + MAX_BODY_BYTES + " bytes");
+		return new Refusal(413, "Content Too Large", "The body is larger than " + MAX_BODY_BYTES + " bytes");
 	}
 
-	private @Nullable String problem(String target, @Nullable String query, byte[] body) {
+	private @Nullable String problem(String target, byte[] body) {
 		String[] segments = target.isEmpty() ? new String[0] : target.split("/", -1);
 		Map<String, Key> keys = keys(segments);
 		if (keys == null) {
-			// Not a write this endpoint takes: the Actuator answers 404 with the paths it knows.
-			return null;
-		}
-		if (query != null) {
-			return "A write takes its values in a JSON body, not in the query ('" + query + "')";
+			return "No write at this target: " + forms("POST");
 		}
 		JsonNode json;
 		try {
@@ -256,7 +322,9 @@ public final class EndpointWriteCheck {
 	private static boolean isJson(String contentType) {
 		try {
 			MediaType type = MediaType.parseMediaType(contentType);
-			return type.getSubtype().equals("json") || type.getSubtype().endsWith("+json");
+			// The types the Actuator consumes: any other (application/problem+json among them) it
+			// would refuse with a 415 of its own, shaped differently on each stack.
+			return CONSUMED.stream().anyMatch((consumed) -> consumed.includes(type));
 		}
 		catch (RuntimeException ex) {
 			return false;

@@ -19,10 +19,12 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.RequestPath;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
+import org.springframework.web.util.ServletRequestPathUtils;
 
 /**
  * Checks a write to the {@code degradation} endpoint on Spring MVC before the Actuator reads it,
@@ -65,18 +67,23 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 		if (OBSERVED) {
 			Observed.measureAs(request, this.check.pattern(target));
 		}
-		EndpointWriteCheck.Refusal refusal = this.check.beforeBody(request.getMethod(),
-				this.writable.getAsBoolean(), request.getContentType());
+		if (target == null) {
+			chain.doFilter(request, response);
+			return;
+		}
+		EndpointWriteCheck.Refusal refusal = this.check.beforeBody(request.getMethod(), target,
+				request.getQueryString(), this.writable.getAsBoolean(), request.getContentType(),
+				request.getContentLengthLong());
 		if (refusal != null) {
 			refuse(response, refusal);
 			return;
 		}
-		if (!"POST".equals(request.getMethod()) || target == null) {
+		if (!"POST".equals(request.getMethod())) {
 			chain.doFilter(request, response);
 			return;
 		}
 		byte[] body = request.getInputStream().readNBytes(EndpointWriteCheck.MAX_BODY_BYTES + 1);
-		refusal = this.check.body(target, request.getQueryString(), body);
+		refusal = this.check.body(target, body);
 		if (refusal != null) {
 			refuse(response, refusal);
 			return;
@@ -84,8 +91,22 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 		chain.doFilter(new CheckedWrite(request, body), response);
 	}
 
+	/**
+	 * The target on the path the dispatcher servlet routes: parsed as Spring MVC parses it
+	 * (context and servlet path removed), so that the check and the Actuator read one path.
+	 */
 	private @Nullable String target(HttpServletRequest request) {
-		return this.check.target(request.getRequestURI().substring(request.getContextPath().length()));
+		boolean parsed = ServletRequestPathUtils.hasParsedRequestPath(request);
+		RequestPath path = parsed ? ServletRequestPathUtils.getParsedRequestPath(request)
+				: ServletRequestPathUtils.parseAndCache(request);
+		try {
+			return this.check.target(path.pathWithinApplication());
+		}
+		finally {
+			if (!parsed) {
+				ServletRequestPathUtils.clearParsedRequestPath(request);
+			}
+		}
 	}
 
 	private static void refuse(HttpServletResponse response, EndpointWriteCheck.Refusal refusal) throws IOException {

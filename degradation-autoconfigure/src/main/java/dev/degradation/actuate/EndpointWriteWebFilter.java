@@ -64,7 +64,7 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		ServerHttpRequest request = exchange.getRequest();
 		String method = request.getMethod().name();
-		String target = this.check.target(request.getPath().pathWithinApplication().value());
+		String target = this.check.target(request.getPath().pathWithinApplication());
 		if (target == null || !this.check.checks(method, target)) {
 			return chain.filter(exchange);
 		}
@@ -78,8 +78,9 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				context.setPathPattern(this.check.pattern(target));
 			}
 		});
-		EndpointWriteCheck.Refusal refusal = this.check.beforeBody(method, this.writable.getAsBoolean(),
-				request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE));
+		EndpointWriteCheck.Refusal refusal = this.check.beforeBody(method, target, request.getURI().getRawQuery(),
+				this.writable.getAsBoolean(), request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE),
+				request.getHeaders().getContentLength());
 		if (refusal != null) {
 			return refuse(exchange.getResponse(), refusal);
 		}
@@ -89,7 +90,7 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 		return DataBufferUtils.join(request.getBody(), EndpointWriteCheck.MAX_BODY_BYTES)
 			.map(EndpointWriteWebFilter::bytes)
 			.defaultIfEmpty(new byte[0])
-			.map((byte[] body) -> new Read(body, this.check.body(target, request.getURI().getRawQuery(), body)))
+			.map((byte[] body) -> new Read(body, this.check.body(target, body)))
 			.onErrorResume(DataBufferLimitException.class,
 					(ex) -> Mono.just(new Read(new byte[0], this.check.tooLarge())))
 			.flatMap((Read read) -> (read.refusal() != null) ? refuse(exchange.getResponse(), read.refusal())

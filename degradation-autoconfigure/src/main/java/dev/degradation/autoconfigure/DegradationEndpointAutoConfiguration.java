@@ -6,6 +6,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.OperationType;
 import org.springframework.boot.actuate.endpoint.web.ExposableWebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
@@ -40,6 +41,8 @@ import dev.degradation.engine.DegradationEngine;
 @ConditionalOnBean(DegradationEngine.class)
 @ConditionalOnAvailableEndpoint(DegradationEndpoint.class)
 public final class DegradationEndpointAutoConfiguration {
+
+	private static final EndpointId DEGRADATION = EndpointId.of("degradation");
 
 	static final String AVAILABLE_ENDPOINT_CONDITION_CLASS = "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint";
 
@@ -87,14 +90,9 @@ public final class DegradationEndpointAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
 		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(Environment environment,
-				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
-			String endpointPath = endpointPath(environment);
-			EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
-			FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
-			registration.setName("degradationEndpointWriteFilter");
-			registration.setOrder(properties.getFilter().getOrder());
-			registration.addUrlPatterns(endpointPath, endpointPath + "/*");
-			return registration;
+				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
+				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+			return endpointWriteFilter(endpointPath(environment, pathMappedEndpoints), properties, endpoints);
 		}
 
 	}
@@ -113,12 +111,36 @@ public final class DegradationEndpointAutoConfiguration {
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
 		EndpointWriteWebFilter degradationEndpointWriteFilter(Environment environment,
 				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
-				ResourceLoader resourceLoader) {
+				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints, ResourceLoader resourceLoader) {
 			int order = properties.getFilter().getOrder();
 			DegradationReactiveAutoConfiguration.checkAfterSecurity(order, resourceLoader.getClassLoader());
-			return new EndpointWriteWebFilter(endpointPath(environment), new Writable(endpoints), order);
+			return new EndpointWriteWebFilter(endpointPath(environment, pathMappedEndpoints), new Writable(endpoints),
+					order);
 		}
 
+	}
+
+	/**
+	 * The servlet filter of the endpoint's writes, registered for the endpoint's paths; the same in
+	 * the application's context and in the management context of a separate port.
+	 */
+	static FilterRegistrationBean<EndpointWriteFilter> endpointWriteFilter(String endpointPath,
+			DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
+		EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
+		FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
+		registration.setName("degradationEndpointWriteFilter");
+		registration.setOrder(properties.getFilter().getOrder());
+		registration.addUrlPatterns(endpointPath, endpointPath + "/*");
+		return registration;
+	}
+
+	/**
+	 * The endpoint's path within the application, as the Actuator maps it.
+	 */
+	static String endpointPath(Environment environment, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+		PathMappedEndpoints mapped = pathMappedEndpoints.getIfAvailable();
+		String path = (mapped != null) ? mapped.getPath(DEGRADATION) : null;
+		return (path != null) ? path : endpointPath(environment);
 	}
 
 	private static String endpointPath(Environment environment) {
@@ -132,9 +154,7 @@ public final class DegradationEndpointAutoConfiguration {
 	 * {@code management.endpoint.degradation.access=unrestricted}; looked up at the first write,
 	 * once the endpoints are discovered.
 	 */
-	private static final class Writable implements BooleanSupplier {
-
-		private static final EndpointId DEGRADATION = EndpointId.of("degradation");
+	static final class Writable implements BooleanSupplier {
 
 		private final ObjectProvider<WebEndpointsSupplier> endpoints;
 

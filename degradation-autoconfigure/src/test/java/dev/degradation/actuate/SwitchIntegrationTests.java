@@ -149,7 +149,7 @@ class SwitchIntegrationTests {
 		Answer century = actuator().post(BEST_EFFORT, "{\"state\": \"off\", \"ttl\": \"36500d\"}");
 		assertThat(century.status()).isEqualTo(400);
 		assertThat(century.json().get("message").asString())
-			.isEqualTo("'ttl' must be more than 0 and at most 1d ('degradation.overrides.max-ttl'), but was '36500d'");
+			.isEqualTo("'ttl' must be at least 1s and at most 1d ('degradation.overrides.max-ttl'), but was '36500d'");
 		assertThat(actuator().post(BEST_EFFORT, "{\"state\": \"off\", \"ttl\": \"soon\"}").status()).isEqualTo(400);
 		assertThat(actuator().post(BEST_EFFORT, "{\"state\": \"off\", \"ttl\": \"-5m\"}").status()).isEqualTo(400);
 		assertThat(actuator().post(BEST_EFFORT, "{\"state\": \"sideways\"}").status()).isEqualTo(400);

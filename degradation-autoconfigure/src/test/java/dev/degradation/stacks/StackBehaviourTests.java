@@ -261,7 +261,7 @@ abstract class StackBehaviourTests {
 		assertThat(malformed.body()).contains("The body is not valid JSON");
 		HttpResponse<String> tooLarge = send("POST", "/actuator/degradation",
 				"{\"enabled\": false, \"ttl\": \"" + "x".repeat(17 * 1024) + "\"}");
-		assertThat(tooLarge.statusCode()).isEqualTo(400);
+		assertThat(tooLarge.statusCode()).isEqualTo(413);
 		assertThat(tooLarge.body()).contains("The body is larger than 16384 bytes");
 		HttpResponse<String> text = this.client.send(HttpRequest
 			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/degradation"))
