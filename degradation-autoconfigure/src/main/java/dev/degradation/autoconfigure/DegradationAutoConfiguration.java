@@ -96,7 +96,8 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		@Conditional(OnManifestCondition.class)
 		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
-				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers) {
+				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers,
+				ObjectProvider<ManifestVerification> verification) {
 			ManifestLocation location = ManifestLocation.of(environment);
 			byte[] content;
 			try (InputStream input = location.resolve(resourceLoader).getInputStream()) {
@@ -106,7 +107,7 @@ public final class DegradationAutoConfiguration {
 				throw new UncheckedIOException("Could not read degradation manifest '" + location.location() + "'", ex);
 			}
 			return new ManifestReloader(resourceLoader, environment, engine, decider.getIfAvailable(), staleAnswers,
-					location.location(), content);
+					location.location(), content, verification::getIfAvailable);
 		}
 
 		@Bean

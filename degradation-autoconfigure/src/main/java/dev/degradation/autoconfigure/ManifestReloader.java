@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -46,6 +47,8 @@ public class ManifestReloader {
 
 	private final StaleAnswers staleAnswers;
 
+	private final Supplier<@Nullable ManifestVerification> verification;
+
 	private final AtomicLong reloads = new AtomicLong();
 
 	private final AtomicLong refusals = new AtomicLong();
@@ -63,10 +66,12 @@ public class ManifestReloader {
 	 * @param staleAnswers where the {@code stale} routes of a new manifest keep their copies
 	 * @param loadedLocation the location the active manifest was loaded from
 	 * @param loadedContent its bytes, to tell whether the file changed
+	 * @param verification the check of the manifest against the application's handlers, which a
+	 * new manifest passes as the first did at startup; {@code null} from the supplier without one
 	 */
 	public ManifestReloader(ResourceLoader resourceLoader, Environment environment, DegradationEngine engine,
 			@Nullable RequestDecider decider, StaleAnswers staleAnswers, String loadedLocation,
-			byte[] loadedContent) {
+			byte[] loadedContent, Supplier<@Nullable ManifestVerification> verification) {
 		this.resourceLoader = resourceLoader;
 		this.environment = environment;
 		this.engine = engine;
@@ -74,6 +79,7 @@ public class ManifestReloader {
 		this.staleAnswers = staleAnswers;
 		this.loadedLocation = loadedLocation;
 		this.loadedContent = loadedContent;
+		this.verification = verification;
 	}
 
 	/**
@@ -135,6 +141,13 @@ public class ManifestReloader {
 		}
 		catch (RuntimeException ex) {
 			return refused(by, location.location(), List.of(), ex.getMessage());
+		}
+		ManifestVerification verification = this.verification.get();
+		List<ManifestProblem> unserved = (verification != null) ? verification.checkReplacement(manifest) : List.of();
+		if (!unserved.isEmpty()) {
+			return refused(by, location.location(), unserved, unserved.size() + " route"
+					+ ((unserved.size() == 1) ? "" : "s") + " that no handler of the application serves as written "
+					+ "('degradation.verify=strict')");
 		}
 		if (this.decider != null) {
 			this.decider.prepare(table);

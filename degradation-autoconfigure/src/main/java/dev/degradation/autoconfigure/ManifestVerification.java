@@ -91,6 +91,33 @@ public class ManifestVerification implements SmartInitializingSingleton {
 	}
 
 	/**
+	 * Check a manifest that is to replace the active one (a reload) as startup checked the first,
+	 * under the same mode: under {@code strict} its unmatched and shadowed routes refuse it; under
+	 * {@code warn} they are logged and the reload goes on.
+	 * @param replacement the manifest that is to become active
+	 * @return the problems that refuse it, empty when it may become active
+	 */
+	public List<ManifestProblem> checkReplacement(DegradationManifest replacement) {
+		if (this.mode == DegradationProperties.Verify.OFF) {
+			return List.of();
+		}
+		List<HandlerRoute> handlers = this.handlers.get();
+		if (handlers.isEmpty()) {
+			return List.of();
+		}
+		ManifestRouteCheck.Result result = ManifestRouteCheck.check(replacement, handlers);
+		List<ManifestProblem> problems = new ArrayList<>();
+		result.shadowed().forEach((shadowed) -> problems.add(shadowed.problem(replacement.source())));
+		result.unmatched().forEach((unmatched) -> problems.add(unmatched.problem(replacement.source())));
+		if (problems.isEmpty() || this.mode == DegradationProperties.Verify.STRICT) {
+			return problems;
+		}
+		logger.warn(new InvalidManifestException(replacement.source(), problems).getMessage()
+				+ "\n(reloaded all the same; set 'degradation.verify=strict' to refuse such a reload instead)");
+		return List.of();
+	}
+
+	/**
 	 * Return the application's handlers as the manifest check reads them.
 	 * @return the handlers
 	 */
