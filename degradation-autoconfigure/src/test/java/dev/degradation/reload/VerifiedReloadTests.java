@@ -34,13 +34,13 @@ abstract class VerifiedReloadTests {
 			      - { path: /api/recommendations, method: GET, fallback: drop }
 			""";
 
-	private static final String MISTYPED = """
+	static final String MISTYPED = """
 			tiers:
 			  enhanced:
 			    priority: 1
 			    routes:
 			      - { path: /api/recommendations, method: GET, fallback: drop }
-			      - { path: /api/recomendations/{id}, method: GET, fallback: drop }
+			      - { path: "/api/recomendations/{id}", method: GET, fallback: drop }
 			""";
 
 	@TempDir
