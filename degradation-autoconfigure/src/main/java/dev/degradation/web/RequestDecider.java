@@ -255,6 +255,19 @@ public final class RequestDecider {
 		return PassedPriority.lower((route != null) ? route.priority() : PassedPriority.CORE, request.header(header));
 	}
 
+	/**
+	 * Return how long after its admission an admitted request's body may still be arriving: its
+	 * caller's deadline, or the longest deadline trusted when it sent none. A body that trickles in
+	 * slower than that would hold its place past the time anyone waits for its answer, so its
+	 * reading fails then and the place is given back.
+	 * @param proceed the decision that admitted the request
+	 * @return the bound, in nanoseconds from its admission
+	 */
+	public long bodyTimeLimitNanos(Decision.Proceed proceed) {
+		long deadline = proceed.deadlineNanos();
+		return (deadline == Deadline.NONE || deadline <= 0) ? this.maxDeadline.toNanos() : deadline;
+	}
+
 	private long deadline(RequestView request) {
 		return Deadline.remainingNanos(request.header(this.deadlineHeader), this.maxDeadline);
 	}

@@ -1,6 +1,8 @@
 package dev.degradation.stacks;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +16,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import org.assertj.core.api.SoftAssertions;
@@ -31,6 +37,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
+import dev.degradation.overload.Admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -266,6 +273,48 @@ abstract class HostileCallerTests {
 		assertThat(body.get("message").asString()).contains("application/problem+json")
 			.contains("accepted: application/vnd.spring-boot.actuator.v3+json");
 		assertThat(this.engine.state().simulation().enabled()).isFalse();
+	}
+
+	@Test
+	void aBodyThatTricklesInHoldsItsPlaceNoLongerThanItsCallersDeadline() throws Exception {
+		Admission admission = this.overload.active().admission();
+		int length = 100;
+		AtomicInteger sent = new AtomicInteger();
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(15_000);
+			OutputStream output = socket.getOutputStream();
+			output.write(("POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+					+ "Content-Length: " + length + "\r\nx-envoy-expected-rq-timeout-ms: 1000\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			output.flush();
+			long start = System.nanoTime();
+			ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
+			// One byte every 100 ms: the whole body would take 10 s, ten times the deadline.
+			trickle.scheduleAtFixedRate(() -> {
+				try {
+					if (sent.get() < length) {
+						output.write('x');
+						output.flush();
+						sent.incrementAndGet();
+					}
+				}
+				catch (IOException ex) {
+					// The server gave up on the body and closed: the trickle ends.
+					trickle.shutdown();
+				}
+			}, 0, 100, TimeUnit.MILLISECONDS);
+			await().atMost(Duration.ofSeconds(5)).until(() -> admission.inflight() == 1);
+			await().atMost(Duration.ofSeconds(8)).until(() -> admission.inflight() == 0);
+			long heldMillis = (System.nanoTime() - start) / 1_000_000;
+			assertThat(sent.get()).as("the place is back while the body still trickles").isLessThan(length);
+			assertThat(heldMillis).as("held past the deadline by at most a few trickles and the machine's lag")
+				.isLessThan(4000);
+			String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+					StandardCharsets.US_ASCII)).readLine();
+			assertThat(status).matches("HTTP/1.1 (400|408) .*");
+			trickle.shutdownNow();
+		}
+		assertThat(send(this.port, "GET", "/api/core", null).statusCode()).isEqualTo(200);
 	}
 
 	/**

@@ -10,6 +10,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.degradation.autoconfigure.DegradationLevelChangedEvent;
@@ -86,6 +87,11 @@ class StackTestApplication {
 		@GetMapping("/api/core")
 		String core() {
 			return "core";
+		}
+
+		@PostMapping("/api/echo")
+		String echo(@RequestBody String body) {
+			return body;
 		}
 
 		@GetMapping("/api/hold")

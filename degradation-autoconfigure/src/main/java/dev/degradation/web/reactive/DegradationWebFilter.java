@@ -1,10 +1,12 @@
 package dev.degradation.web.reactive;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -18,12 +20,15 @@ import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -144,8 +149,12 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 	 * Let an exchange through to the application, keeping a copy of the answer of a live GET of a
 	 * {@code stale} route; an admitted exchange tells the limit how it ended when it ends.
 	 */
-	private Mono<Void> proceed(ServerWebExchange exchange, WebFilterChain chain, @Nullable ExchangeView view,
+	private Mono<Void> proceed(ServerWebExchange received, WebFilterChain chain, @Nullable ExchangeView view,
 			Decision.Proceed proceed) {
+		Admitted admitted = proceed.admitted();
+		ServerWebExchange exchange = (admitted != null) ? received.mutate()
+			.request(new TimeLimitedBody(received.getRequest(), admitted, this.decider.bodyTimeLimitNanos(proceed)))
+			.build() : received;
 		ServerHttpResponse response = exchange.getResponse();
 		if (this.levelOnEveryAnswer) {
 			response.getHeaders().set(DegradationHeaders.LEVEL, proceed.state().levelHeader());
@@ -363,6 +372,39 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		@Override
 		public @Nullable String header(String name) {
 			return this.request.getHeaders().getFirst(name);
+		}
+
+	}
+
+	/**
+	 * An admitted exchange whose body must have arrived within a time of its admission, so that a
+	 * body that trickles in cannot hold its place for longer than its caller waits: past it, the
+	 * body fails with {@code 408 Request Timeout}. The timer is Reactor's, on its parallel
+	 * scheduler; nothing blocks.
+	 */
+	private static final class TimeLimitedBody extends ServerHttpRequestDecorator {
+
+		private final Admitted admitted;
+
+		private final long limitNanos;
+
+		TimeLimitedBody(ServerHttpRequest request, Admitted admitted, long limitNanos) {
+			super(request);
+			this.admitted = admitted;
+			this.limitNanos = limitNanos;
+		}
+
+		@Override
+		public Flux<DataBuffer> getBody() {
+			return super.getBody()
+				.timeout(Mono.defer(this::timeLeft), (buffer) -> Mono.defer(this::timeLeft))
+				.onErrorMap(TimeoutException.class, (ex) -> new ResponseStatusException(HttpStatus.REQUEST_TIMEOUT,
+						"The request's body did not arrive within " + (this.limitNanos / 1_000_000)
+								+ " ms of its admission (its caller's deadline, or 'degradation.deadline.max' without one)"));
+		}
+
+		private Mono<Long> timeLeft() {
+			return Mono.delay(Duration.ofNanos(Math.max(0, this.limitNanos - this.admitted.elapsedNanos())));
 		}
 
 	}

@@ -195,7 +195,10 @@ public class DegradationFilter implements Filter {
 		// The priority the request is served at, for the guarded calls made while serving it.
 		RequestPriority.Held priority = proceed.passesPriority() ? RequestPriority.hold(proceed.priority()) : null;
 		try {
-			pass(request, view, response, chain, proceed);
+			Admitted admitted = proceed.admitted();
+			pass((admitted != null && TimeLimitedBodyRequest.mayHaveBody(request))
+					? new TimeLimitedBodyRequest(request, admitted, this.decider.bodyTimeLimitNanos(proceed)) : request,
+					view, response, chain, proceed);
 			if (proceed.admitted() != null && request.isAsyncStarted()) {
 				request.getAsyncContext().addListener(new AdmittedEnd(proceed, request, response));
 				async = true;
