@@ -549,9 +549,10 @@ public class DegradationEndpoint {
 	 * @param limit the concurrency limit now
 	 * @param inflight requests admitted and not yet answered
 	 * @param waiting core requests waiting for a place
-	 * @param admittedPerSecond requests admitted per second, over the last second or so
-	 * @param shedPerSecond degradable requests answered with their fallback per second
-	 * @param refusedPerSecond core requests refused with 503 per second
+	 * @param admittedPerSecond requests admitted per second, over the last 10 seconds
+	 * @param shedPerSecond degradable requests answered with their fallback per second, over the last 10
+	 * seconds
+	 * @param refusedPerSecond requests refused (503 or 429) per second, over the last 10 seconds
 	 * @param admitted requests admitted since start
 	 * @param shed degradable requests answered with their fallback by admission since start
 	 * @param refused requests refused with 503 since start
