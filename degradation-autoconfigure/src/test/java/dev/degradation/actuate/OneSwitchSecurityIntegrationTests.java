@@ -14,31 +14,26 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.http.HttpMethod;
-import org.springframework.security.config.Customizer;
-import org.springframework.security.config.annotation.web.builders.HttpSecurity;
-import org.springframework.security.core.userdetails.User;
-import org.springframework.security.provisioning.InMemoryUserDetailsManager;
-import org.springframework.security.web.SecurityFilterChain;
 
 import dev.degradation.engine.DegradationEngine;
-import dev.degradation.testapp.ShopTestApplication;
+import dev.degradation.engine.SwitchOverride;
+import dev.degradation.engine.SwitchSignal;
+import dev.degradation.engine.SwitchState;
+import dev.degradation.manifest.Route;
+import dev.degradation.testapp.OneSwitchSecuredShopTestApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A shop whose Spring Security rules let an on-call role switch one tier only
  * ({@code /actuator/degradation/switches/best-effort}): no form of a URL, query or body lets that
- * role switch another tier, since Spring Security and the write check read the same path.
+ * role switch another tier, nor remove another tier's override, since Spring Security and the
+ * write check read the same path.
  */
-@SpringBootTest(classes = OneSwitchSecurityIntegrationTests.OneSwitchShop.class,
+@SpringBootTest(classes = OneSwitchSecuredShopTestApplication.class,
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "degradation.manifest=classpath:manifests/shop.yaml", "degradation.probes.enabled=false",
 				"management.endpoints.web.exposure.include=degradation",
@@ -56,6 +51,9 @@ class OneSwitchSecurityIntegrationTests {
 	@Autowired
 	DegradationEngine engine;
 
+	@Autowired
+	SwitchSignal switches;
+
 	@AfterEach
 	void reset() {
 		this.engine.reset();
@@ -65,8 +63,8 @@ class OneSwitchSecurityIntegrationTests {
 	void theOnCallRoleSwitchesItsOneTier() throws Exception {
 		assertThat(send("POST", "/actuator/degradation/switches/best-effort", "{\"state\": \"off\"}").statusCode())
 			.isEqualTo(200);
-		assertThat(this.engine.state().shedCause(this.engine.manifest().routes().indexOf(route("best-effort"))))
-			.isEqualTo("switch:best-effort");
+		this.engine.evaluate();
+		assertThat(this.engine.state().shedCause(index("best-effort"))).isEqualTo("switch:best-effort");
 		assertThat(send("POST", "/actuator/degradation/switches/enhanced", "{\"state\": \"off\"}").statusCode())
 			.isEqualTo(403);
 	}
@@ -89,20 +87,29 @@ class OneSwitchSecurityIntegrationTests {
 				new String[] { "/act%75ator/degradation/switches/enhanced", "" });
 		SoftAssertions softly = new SoftAssertions();
 		for (String[] form : forms) {
-			for (String method : List.of("POST", "DELETE")) {
-				this.engine.reset();
-				HttpResponse<String> response = send(method, form[0], "{\"state\": \"off\"" + form[1] + "}");
-				softly.assertThat(this.engine.state().shedCause(this.engine.manifest().routes().indexOf(route("enhanced"))))
-					.as("%s %s %s -> %d %s", method, form[0], form[1], response.statusCode(), response.body())
-					.isNull();
-				softly.assertThat(response.statusCode()).as("%s %s %s", method, form[0], form[1]).isNotEqualTo(200);
-			}
+			this.engine.reset();
+			HttpResponse<String> post = send("POST", form[0], "{\"state\": \"off\"" + form[1] + "}");
+			this.engine.evaluate();
+			softly.assertThat(this.engine.state().shedCause(index("enhanced")))
+				.as("POST %s %s -> %d %s", form[0], form[1], post.statusCode(), post.body())
+				.isNull();
+			softly.assertThat(post.statusCode()).as("POST %s %s", form[0], form[1]).isNotEqualTo(200);
+		}
+		for (String[] form : forms) {
+			this.engine.reset();
+			this.switches.override("enhanced", SwitchState.OFF, null, "admin", this.engine.clock().instant());
+			HttpResponse<String> delete = send("DELETE", form[0], null);
+			this.engine.evaluate();
+			softly.assertThat(this.switches.overrides())
+				.as("DELETE %s -> %d %s", form[0], delete.statusCode(), delete.body())
+				.extracting(SwitchOverride::name)
+				.contains("enhanced");
 		}
 		softly.assertAll();
 	}
 
-	private dev.degradation.manifest.Route route(String tier) {
-		return this.engine.manifest()
+	private int index(String tier) {
+		Route first = this.engine.manifest()
 			.tiers()
 			.stream()
 			.filter((candidate) -> candidate.name().equals(tier))
@@ -110,6 +117,7 @@ class OneSwitchSecurityIntegrationTests {
 			.orElseThrow()
 			.routes()
 			.get(0);
+		return this.engine.manifest().routes().indexOf(first);
 	}
 
 	private HttpResponse<String> send(String method, String path, String json) throws Exception {
@@ -117,42 +125,9 @@ class OneSwitchSecurityIntegrationTests {
 			.timeout(Duration.ofSeconds(10))
 			.header("Authorization", ONCALL)
 			.header("Content-Type", "application/json")
-			.method(method, "DELETE".equals(method) ? HttpRequest.BodyPublishers.noBody()
-					: HttpRequest.BodyPublishers.ofString(json))
+			.method(method, (json != null) ? HttpRequest.BodyPublishers.ofString(json)
+					: HttpRequest.BodyPublishers.noBody())
 			.build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	/**
-	 * The shop with its Actuator open to read, and one switch open to the on-call role.
-	 */
-	@SpringBootConfiguration
-	@EnableAutoConfiguration
-	@Import(ShopTestApplication.ShopController.class)
-	static class OneSwitchShop {
-
-		@Bean
-		SecurityFilterChain actuatorSecurityFilterChain(HttpSecurity http) {
-			return http
-				.authorizeHttpRequests((requests) -> requests
-					.requestMatchers(HttpMethod.GET, "/actuator/**")
-					.permitAll()
-					.requestMatchers("/actuator/degradation/switches/best-effort")
-					.hasRole("ONCALL")
-					.requestMatchers("/actuator/**")
-					.denyAll()
-					.anyRequest()
-					.permitAll())
-				.httpBasic(Customizer.withDefaults())
-				.csrf((csrf) -> csrf.disable())
-				.build();
-		}
-
-		@Bean
-		InMemoryUserDetailsManager users() {
-			return new InMemoryUserDetailsManager(
-					User.withUsername("oncall").password("{noop}secret").roles("ONCALL").build());
-		}
-
 	}
 
 }
