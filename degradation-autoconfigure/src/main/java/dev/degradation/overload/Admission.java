@@ -52,9 +52,23 @@ public final class Admission implements Limiter<Admission.Request> {
 
 	private final AtomicInteger waiting = new AtomicInteger();
 
+	/** Threads parked in {@link #await(long)}: only they need the lock and its signal. */
+	private final AtomicInteger parked = new AtomicInteger();
+
+	/**
+	 * Hand-offs asked for while one runs: one thread drains the waiters at a time and runs again
+	 * for those asked meanwhile, so that no freed place is missed and no thread waits for another.
+	 */
+	private final AtomicInteger handOffs = new AtomicInteger();
+
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Requests waiting without a thread of their own (a reactive stack's), first come first. */
+	/**
+	 * Requests waiting without a thread of their own (a reactive stack's), first come first. A
+	 * waiter that timed out or was cancelled stays until it reaches the head, where the hand-off
+	 * drops it: removal from the middle would cost a scan per waiter, the whole queue exactly
+	 * under overload.
+	 */
 	private final Queue<CompletableFuture<Admitted>> waiters = new ConcurrentLinkedQueue<>();
 
 	private final Condition released = this.lock.newCondition();
@@ -214,6 +228,7 @@ public final class Admission implements Limiter<Admission.Request> {
 		long start = this.nanoTime.getAsLong();
 		long end = start + waitNanos;
 		this.waiting.incrementAndGet();
+		this.parked.incrementAndGet();
 		this.lock.lock();
 		try {
 			while (true) {
@@ -236,6 +251,7 @@ public final class Admission implements Limiter<Admission.Request> {
 		}
 		finally {
 			this.lock.unlock();
+			this.parked.decrementAndGet();
 			this.waiting.decrementAndGet();
 			this.waits.increment();
 			this.waitedNanos.add(this.nanoTime.getAsLong() - start);
@@ -257,7 +273,6 @@ public final class Admission implements Limiter<Admission.Request> {
 		this.waiting.incrementAndGet();
 		this.waiters.add(waiter);
 		waiter.whenComplete((admitted, failure) -> {
-			this.waiters.remove(waiter);
 			this.waiting.decrementAndGet();
 			this.waits.increment();
 			this.waitedNanos.add(this.nanoTime.getAsLong() - start);
@@ -271,22 +286,31 @@ public final class Admission implements Limiter<Admission.Request> {
 	}
 
 	private void handOff() {
-		CompletableFuture<Admitted> waiter;
-		while ((waiter = this.waiters.peek()) != null) {
-			if (waiter.isDone()) {
-				this.waiters.remove(waiter);
-				continue;
-			}
-			Admitted admitted = tryAdmit(this.limit.getLimit());
-			if (admitted == null) {
-				return;
-			}
-			if (!waiter.complete(admitted)) {
-				// Cancelled as it was handed the place: the place is free again.
-				this.admitted.decrement();
-				this.inflight.decrementAndGet();
-			}
+		if (this.handOffs.getAndIncrement() != 0) {
+			return;
 		}
+		int asked = 1;
+		do {
+			CompletableFuture<Admitted> waiter;
+			while ((waiter = this.waiters.peek()) != null) {
+				if (waiter.isDone()) {
+					this.waiters.poll();
+					continue;
+				}
+				Admitted admitted = tryAdmit(this.limit.getLimit());
+				if (admitted == null) {
+					break;
+				}
+				this.waiters.poll();
+				if (!waiter.complete(admitted)) {
+					// Timed out or cancelled as it was handed the place: the place is free again.
+					this.admitted.decrement();
+					this.inflight.decrementAndGet();
+				}
+			}
+			asked = this.handOffs.addAndGet(-asked);
+		}
+		while (asked != 0);
 	}
 
 	private @Nullable Admitted tryAdmit(int ceiling) {
@@ -315,7 +339,7 @@ public final class Admission implements Limiter<Admission.Request> {
 		if (!this.waiters.isEmpty()) {
 			handOff();
 		}
-		if (this.waiting.get() > 0) {
+		if (this.parked.get() > 0) {
 			this.lock.lock();
 			try {
 				this.released.signal();

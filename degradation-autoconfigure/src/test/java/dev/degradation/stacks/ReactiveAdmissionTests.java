@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -74,6 +75,7 @@ class ReactiveAdmissionTests {
 
 	@Test
 	void waitingCoreRequestsParkNoEventLoopAndAreAdmittedInTurnWhenPlacesFree() throws Exception {
+		this.threads.resumed.clear();
 		Admission admission = this.overload.active().admission();
 		List<CompletableFuture<HttpResponse<String>>> held = send(3, "GET", "/api/hold");
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
@@ -102,6 +104,9 @@ class ReactiveAdmissionTests {
 			assertThat(response.body()).isEqualTo("core");
 		}
 		await().atMost(Duration.ofSeconds(5)).until(() -> admission.inflight() == 0 && admission.waiting() == 0);
+		assertThat(this.threads.resumed).as("the threads the waiting requests went on on").hasSize(WAITING)
+			.allMatch((thread) -> thread.startsWith("parallel-"), "Reactor's parallel scheduler, not the thread "
+					+ "that freed the place nor the JDK's timer");
 		assertThat(this.threads.decisions.get()).isGreaterThanOrEqualTo(3 + WAITING + 2);
 		assertThat(this.threads.offLoop).as("decisions taken off an event loop").isEmpty();
 	}
@@ -155,9 +160,36 @@ class ReactiveAdmissionTests {
 
 		final Set<String> offLoop = ConcurrentHashMap.newKeySet();
 
+		final List<String> resumed = new CopyOnWriteArrayList<>();
+
 		@Bean
 		WebFilter decisionThreadRecorder() {
 			return new Recorder(this);
+		}
+
+		@Bean
+		WebFilter resumedThreadRecorder() {
+			return new ResumedRecorder(this);
+		}
+
+	}
+
+	/**
+	 * Records, just after the starter's filter, the thread each core request goes on on.
+	 */
+	private record ResumedRecorder(DecisionThreads threads) implements WebFilter, Ordered {
+
+		@Override
+		public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+			if (exchange.getRequest().getPath().value().equals("/api/core")) {
+				this.threads.resumed.add(Thread.currentThread().getName());
+			}
+			return chain.filter(exchange);
+		}
+
+		@Override
+		public int getOrder() {
+			return DegradationWebFilter.DEFAULT_ORDER + 1;
 		}
 
 	}

@@ -15,6 +15,7 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -118,17 +119,20 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		if (decision instanceof Decision.Wait wait) {
 			// The wait is a timer: the future completes empty when the time is up, and either the
 			// time or a freed place wins, never both (a place handed over as the time ran out is
-			// given back). A client that leaves cancels the future, which counts the request as
-			// refused; a place it had just been handed is discarded and given back.
+			// given back). The exchange goes on on a Reactor scheduler, never on the thread that
+			// freed the place nor on the JDK's timer thread. A client that leaves cancels the
+			// future, which counts the request as refused; a place it had just been handed is
+			// discarded and given back.
 			return Mono
 				.fromFuture(wait.overload()
 					.admission()
 					.awaitWithoutThread()
 					.completeOnTimeout(null, Math.max(1, wait.waitNanos()), TimeUnit.NANOSECONDS))
+				.publishOn(Schedulers.parallel())
+				.doOnDiscard(Admitted.class, Admitted::onIgnore)
 				.map((Admitted admitted) -> this.decider.afterWait(wait, admitted))
 				.switchIfEmpty(Mono.fromSupplier(() -> this.decider.afterWait(wait, null)))
-				.flatMap((Decision waited) -> carryOut(exchange, chain, view, waited))
-				.doOnDiscard(Admitted.class, Admitted::onIgnore);
+				.flatMap((Decision waited) -> carryOut(exchange, chain, view, waited));
 		}
 		return carryOut(exchange, chain, view, decision);
 	}
