@@ -211,16 +211,19 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	/**
 	 * Bound the body of the answer whose headers have arrived: the backend's connection may be
 	 * silent no longer than the call's time limit. Closing it ends the body the gateway copies to
-	 * its caller; the handler goes with the connection's release to its pool.
+	 * its caller. A handler left on a connection that went back to its pool does nothing once the
+	 * body it watched has ended, and the next guarded call on the connection replaces it.
 	 */
 	private static void boundBody(ServerWebExchange exchange, Call call) {
 		Connection connection = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
 		if (connection == null) {
 			return;
 		}
+		connection.onTerminate().subscribe(null, (Throwable failure) -> call.bodyEnded(), call::bodyEnded);
 		connection.onReadIdle(call.limit.millis(), () -> {
-			call.stalled();
-			connection.dispose();
+			if (call.stalled()) {
+				connection.channel().close();
+			}
 		});
 	}
 
@@ -251,6 +254,8 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		private boolean stalled;
 
 		private boolean succeeded;
+
+		private boolean bodyEnded;
 
 		Call(CircuitBreaker breaker, Limit limit, long started) {
 			this.breaker = breaker;
@@ -302,16 +307,27 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 							String.valueOf(failure.getMessage()), failure));
 		}
 
-		synchronized void stalled() {
-			// Once per call, and not when the caller's deadline set the bound. A good answer's
-			// headers were judged already: the stall is one more failure of the backend (a
-			// failed answer counted as one).
-			if (this.succeeded && !this.stalled && !this.limit.callers()) {
-				this.stalled = true;
+		synchronized void bodyEnded() {
+			this.bodyEnded = true;
+		}
+
+		/**
+		 * Learn that the body has been silent for the call's time limit.
+		 * @return whether it had not ended yet, and is to be cut off
+		 */
+		synchronized boolean stalled() {
+			if (this.bodyEnded || this.stalled) {
+				return false;
+			}
+			this.stalled = true;
+			// Not when the caller's deadline set the bound. A good answer's headers were judged
+			// already: the stall is one more failure of the backend (a failed answer counted as one).
+			if (this.succeeded && !this.limit.callers()) {
 				this.breaker.onError(System.nanoTime() - this.started, TimeUnit.NANOSECONDS,
 						new java.util.concurrent.TimeoutException(
 								"body stalled for " + this.limit.millis() + " ms after the headers"));
 			}
+			return true;
 		}
 
 		synchronized void cancelled() {
