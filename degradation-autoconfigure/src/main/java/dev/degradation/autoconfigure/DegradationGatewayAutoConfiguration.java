@@ -15,7 +15,6 @@ import org.springframework.context.annotation.Configuration;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.gateway.GatewayCallGuard;
-import dev.degradation.gateway.GatewayHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 
 /**

@@ -14,6 +14,7 @@ import org.springframework.cloud.gateway.route.Route;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.degradation.autoconfigure.GatewayHandlerRoutes;
 import dev.degradation.web.HandlerRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +61,8 @@ class GatewayHandlerRoutesTests {
 	}
 
 	private static List<String> read(AsyncPredicate<ServerWebExchange> predicate) {
-		return GatewayHandlerRoutes.of(route("r", predicate)).stream().map(HandlerRoute::toString).toList();
+		Route route = route("r", predicate);
+		return new GatewayHandlerRoutes(() -> Flux.just(route)).handlers().stream().map(HandlerRoute::toString).toList();
 	}
 
 	private static Route route(String id, AsyncPredicate<ServerWebExchange> predicate) {

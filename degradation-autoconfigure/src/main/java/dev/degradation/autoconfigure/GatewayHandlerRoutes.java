@@ -1,4 +1,4 @@
-package dev.degradation.gateway;
+package dev.degradation.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +19,6 @@ import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.server.ServerWebExchange;
 
-import dev.degradation.autoconfigure.WebFluxHandlerContributor;
 import dev.degradation.web.HandlerRoute;
 
 /**
@@ -36,6 +35,9 @@ import dev.degradation.web.HandlerRoute;
  * by {@code or} (the Java DSL's {@code not}, {@code negate()}, {@code or()}) is taken to serve
  * every path and method, as is one whose {@code Method} predicate cannot be read: a route is
  * never taken for a typo because of a predicate this reading simplifies.
+ *
+ * <p>It names the gateway's types, so only {@link DegradationGatewayAutoConfiguration} refers to
+ * it, once the gateway is on the class path.
  */
 public class GatewayHandlerRoutes implements WebFluxHandlerContributor {
 
@@ -74,7 +76,7 @@ public class GatewayHandlerRoutes implements WebFluxHandlerContributor {
 	 * @param route the route
 	 * @return its handlers
 	 */
-	static List<HandlerRoute> of(Route route) {
+	private static List<HandlerRoute> of(Route route) {
 		AsyncPredicate<ServerWebExchange> predicate = route.getPredicate();
 		Leaves leaves = new Leaves();
 		predicate.accept(leaves);
@@ -91,7 +93,7 @@ public class GatewayHandlerRoutes implements WebFluxHandlerContributor {
 	 * @param route the route
 	 * @return its name, such as {@code gateway route 'catalog'}
 	 */
-	static String name(Route route) {
+	private static String name(Route route) {
 		return "gateway route '" + route.getId() + "'";
 	}
 
