@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.cloud.gateway.handler.AsyncPredicate;
 import org.springframework.cloud.gateway.handler.FilteringWebHandler;
@@ -47,6 +48,8 @@ public class GatewayHandlerRoutes implements WebFluxHandlerContributor {
 
 	private final RouteLocator routeLocator;
 
+	private volatile List<HandlerRoute> lastRead = List.of();
+
 	/**
 	 * Create a reading of a gateway's routes.
 	 * @param routeLocator the gateway's route locator
@@ -55,13 +58,22 @@ public class GatewayHandlerRoutes implements WebFluxHandlerContributor {
 		this.routeLocator = routeLocator;
 	}
 
+	/**
+	 * Return the gateway's routes as handlers, read now; on a thread that must not block (an
+	 * event loop), the routes read last (at startup, by the manifest check, at the latest).
+	 * @return the handlers
+	 */
 	@Override
 	public List<HandlerRoute> handlers() {
+		if (Schedulers.isInNonBlockingThread()) {
+			return this.lastRead;
+		}
 		List<Route> routes = this.routeLocator.getRoutes().collectList().block(READ_TIMEOUT);
 		List<HandlerRoute> handlers = new ArrayList<>();
 		if (routes != null) {
 			routes.forEach((route) -> handlers.addAll(of(route)));
 		}
+		this.lastRead = List.copyOf(handlers);
 		return handlers;
 	}
 

@@ -32,7 +32,7 @@ class DegradationGatewayAutoConfigurationTests {
 				DegradationClientAutoConfiguration.class, DegradationGatewayAutoConfiguration.class))
 		.withPropertyValues("degradation.manifest=classpath:gateway-manifest.yaml", "degradation.probes.enabled=false",
 				"backend.catalog=http://127.0.0.1:9", "backend.reviews=http://127.0.0.1:9",
-				"backend.inventory=http://127.0.0.1:9");
+				"backend.inventory=http://127.0.0.1:9", "backend.feed=http://127.0.0.1:9");
 
 	@Test
 	void aReactiveApplicationWithTheGatewayAndTheGuardsGetsTheCallGuard() {
@@ -78,7 +78,8 @@ class DegradationGatewayAutoConfigurationTests {
 					DegradationClientAutoConfiguration.class, DegradationGatewayAutoConfiguration.class))
 			.withPropertyValues("degradation.manifest=classpath:gateway-manifest.yaml",
 					"degradation.probes.enabled=false", "backend.catalog=http://127.0.0.1:9",
-					"backend.reviews=http://127.0.0.1:9", "backend.inventory=http://127.0.0.1:9")
+					"backend.reviews=http://127.0.0.1:9", "backend.inventory=http://127.0.0.1:9",
+					"backend.feed=http://127.0.0.1:9")
 			.run((context) -> assertThat(context).hasSingleBean(DependencyGuards.class)
 				.doesNotHaveBean(GatewayCallGuard.class));
 	}
