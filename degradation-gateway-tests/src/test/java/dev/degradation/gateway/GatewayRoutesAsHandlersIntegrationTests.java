@@ -16,9 +16,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -35,7 +37,8 @@ import static org.assertj.core.api.Assertions.tuple;
  * A gateway with a handler of its own ({@code /fallback}) and proxied routes from properties and
  * from the Java DSL: its proxied routes count as handlers, so strict verification starts, the
  * endpoint says every route of the manifest is handled, {@code walk} by the gateway's address
- * passes, and a mistyped route is still refused.
+ * passes, and a mistyped route is still refused. A gateway without a handler of its own starts
+ * under strict verification too.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "degradation.manifest=classpath:gateway-routes-manifest.yaml", "degradation.verify=strict",
@@ -135,6 +138,37 @@ class GatewayRoutesAsHandlersIntegrationTests {
 			.withMessageContaining("(1 problem)")
 			.withMessageContaining("tiers.enhanced.routes[0]: GET /catalg/** matches no handler of the application")
 			.withMessageContaining("did you mean /catalog/**?");
+	}
+
+	@Test
+	void aGatewayWithoutAHandlerOfItsOwnStartsUnderStrictVerificationWithItsRoutesAsHandlers() {
+		try (ConfigurableApplicationContext gateway = new SpringApplicationBuilder(ProxyOnlyGateway.class)
+			.properties("server.port=0", "degradation.manifest=classpath:gateway-routes-manifest.yaml",
+					"degradation.verify=strict", "degradation.probes.enabled=false", "backend.catalog=" + catalog.url(),
+					"backend.reviews=" + reviews.url(), "spring.cloud.gateway.server.webflux.routes[0].id=catalog",
+					"spring.cloud.gateway.server.webflux.routes[0].uri=" + catalog.url(),
+					"spring.cloud.gateway.server.webflux.routes[0].predicates[0]=Path=/catalog/**",
+					"spring.cloud.gateway.server.webflux.routes[1].id=orders",
+					"spring.cloud.gateway.server.webflux.routes[1].uri=" + catalog.url(),
+					"spring.cloud.gateway.server.webflux.routes[1].predicates[0]=Path=/orders/**",
+					"spring.cloud.gateway.server.webflux.routes[1].predicates[1]=Method=POST",
+					"spring.cloud.gateway.server.webflux.routes[2].id=dsl-reviews",
+					"spring.cloud.gateway.server.webflux.routes[2].uri=" + reviews.url(),
+					"spring.cloud.gateway.server.webflux.routes[2].predicates[0]=Path=/dsl/reviews/**",
+					"spring.cloud.gateway.server.webflux.routes[2].predicates[1]=Method=GET")
+			.run()) {
+			assertThat(gateway.getBean(ManifestVerification.class).handlers()).extracting(HandlerRoute::handler)
+				.containsOnly("gateway route 'catalog'", "gateway route 'orders'", "gateway route 'dsl-reviews'");
+		}
+	}
+
+	/**
+	 * A gateway with proxied routes only, from properties. No {@code @Configuration}: the test
+	 * class's own context must not take it for its configuration.
+	 */
+	@EnableAutoConfiguration
+	static class ProxyOnlyGateway {
+
 	}
 
 	private HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
