@@ -182,6 +182,11 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	private static Limit limitTime(ServerWebExchange exchange, Duration timeout, @Nullable Duration left) {
 		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
 		Object own = (route != null) ? route.getMetadata().get(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR) : null;
+		if (own instanceof Number ownMillis && ownMillis.longValue() < 0) {
+			// The route's operator turned its response timeout off (a stream, a long poll): so it
+			// stays, body included.
+			return new Limit(0, false);
+		}
 		// A route's own setting in another form than a number is the gateway's to read: left as
 		// it is, and the body bounded by the dependency's limit.
 		long set = (own instanceof Number ownMillis && ownMillis.longValue() >= 0) ? ownMillis.longValue()
@@ -192,7 +197,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 			return limit;
 		}
 		if (own != null && !(own instanceof Number)) {
-			return new Limit(limit.millis(), false);
+			return new Limit(set, false);
 		}
 		Map<String, Object> metadata = new LinkedHashMap<>(route.getMetadata());
 		metadata.put(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, limit.millis());
@@ -216,7 +221,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	 */
 	private static void boundBody(ServerWebExchange exchange, Call call) {
 		Connection connection = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
-		if (connection == null) {
+		if (connection == null || call.limit.millis() <= 0) {
 			return;
 		}
 		connection.onTerminate().subscribe(null, (Throwable failure) -> call.bodyEnded(), call::bodyEnded);
@@ -230,7 +235,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	/**
 	 * The time limit of one call.
 	 *
-	 * @param millis the limit in milliseconds
+	 * @param millis the limit in milliseconds; 0 for none (the route turned its timeout off)
 	 * @param callers whether the caller's deadline set it, shorter than the backend's own
 	 */
 	private record Limit(long millis, boolean callers) {
