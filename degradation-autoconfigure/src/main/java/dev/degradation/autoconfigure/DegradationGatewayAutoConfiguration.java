@@ -8,27 +8,54 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.degradation.client.DependencyGuards;
+import dev.degradation.engine.DegradationEngine;
 import dev.degradation.gateway.GatewayCallGuard;
+import dev.degradation.manifest.DegradationManifest;
 
 /**
  * Auto-configuration of graceful degradation at a Spring Cloud Gateway (server WebFlux): the
- * gateway's calls to a backend the manifest declares as a dependency feed that dependency's
- * breaker, and are bounded by its time limit ({@link GatewayCallGuard}). The edge's shedding is
- * {@link DegradationReactiveAutoConfiguration}'s web filter, which runs before the gateway.
+ * gateway's routes count as the application's handlers ({@link GatewayHandlerRoutes}), and its
+ * calls to a backend the manifest declares as a dependency feed that dependency's breaker, and
+ * are bounded by its time limit and by the caller's deadline ({@link GatewayCallGuard}). The
+ * edge's shedding is {@link DegradationReactiveAutoConfiguration}'s web filter, which runs before
+ * the gateway.
  */
-@AutoConfiguration(after = DegradationClientAutoConfiguration.class)
+@AutoConfiguration(after = { DegradationAutoConfiguration.class, DegradationClientAutoConfiguration.class },
+		afterName = "org.springframework.cloud.gateway.config.GatewayAutoConfiguration")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-@ConditionalOnClass({ GlobalFilter.class, CircuitBreaker.class })
-@ConditionalOnBean(DependencyGuards.class)
+@ConditionalOnClass(GlobalFilter.class)
 public final class DegradationGatewayAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	GatewayCallGuard degradationGatewayCallGuard(DependencyGuards guards) {
-		return new GatewayCallGuard(guards, GatewayCallGuard.DEFAULT_ORDER);
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean({ DegradationManifest.class, RouteLocator.class })
+	static class GatewayRoutesConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		GatewayHandlerRoutes degradationGatewayHandlerRoutes(RouteLocator routeLocator) {
+			return new GatewayHandlerRoutes(routeLocator);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(CircuitBreaker.class)
+	@ConditionalOnBean(DependencyGuards.class)
+	static class GatewayCallGuardConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		GatewayCallGuard degradationGatewayCallGuard(DependencyGuards guards, DegradationEngine engine,
+				DegradationProperties properties) {
+			return new GatewayCallGuard(guards, properties.getDeadline().getHeader(), engine.clock(),
+					GatewayCallGuard.DEFAULT_ORDER);
+		}
+
 	}
 
 }

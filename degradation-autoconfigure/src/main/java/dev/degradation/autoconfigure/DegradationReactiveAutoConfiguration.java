@@ -59,11 +59,12 @@ public final class DegradationReactiveAutoConfiguration {
 		@ConditionalOnMissingBean
 		ManifestVerification degradationManifestVerification(DegradationManifest manifest,
 				ObjectProvider<RequestMappingHandlerMapping> mappings, ObjectProvider<RouterFunctionMapping> functions,
-				DegradationProperties properties) {
+				ObjectProvider<WebFluxHandlerContributor> contributors, DegradationProperties properties) {
 			return new ManifestVerification(manifest, () -> {
 				List<HandlerRoute> handlers = new ArrayList<>(
 						WebFluxHandlerRoutes.requestMappings(mappings.orderedStream()));
 				handlers.addAll(WebFluxHandlerRoutes.functionalRoutes(functions.orderedStream()));
+				contributors.orderedStream().forEach((contributor) -> handlers.addAll(contributor.handlers()));
 				return handlers;
 			}, properties.getVerify());
 		}

@@ -45,7 +45,9 @@ import dev.degradation.manifest.RetryPolicy;
  * {@code max_retry_after_ms}, else a jittered exponential backoff. The guard waits, and never
  * starts a wait that would end past the budget: all attempts and waits together stay within
  * {@code budget_ms}, which Resilience4j's {@code Retry} has no notion of. The caller's own
- * interruption is never counted as a failure.
+ * interruption is never counted as a failure, and neither is a time-out that the caller's own
+ * deadline set (an attempt left less than the dependency's time limit by the request's deadline):
+ * the dependency was not given its time.
  */
 public final class DependencyGuard {
 
@@ -169,7 +171,8 @@ public final class DependencyGuard {
 	<T> T attempt(@Nullable String method, Attempt<T> call, Function<T, CallOutcome> classifier,
 			Consumer<T> discard, AttemptPlacement placement) {
 		CallBudget budget = this.dependency.calls();
-		Instant end = end(method, CallDeadline.current());
+		CallEnd callEnd = end(method, CallDeadline.current());
+		Instant end = callEnd.at();
 		Retry.AsyncContext<CallOutcome> retrying = retries(method) ? this.retry.asyncContext() : null;
 		for (;;) {
 			Duration left = timeLeft(end);
@@ -188,7 +191,7 @@ public final class DependencyGuard {
 				answer = once(call, limit, placement);
 			}
 			catch (TimeoutException ex) {
-				throw timedOut(started, limit, ex);
+				throw timedOut(started, limit, ex, cutShortByCaller(callEnd, limit));
 			}
 			catch (RejectedExecutionException ex) {
 				// Not the dependency's doing: no evidence for its breaker.
@@ -202,7 +205,7 @@ public final class DependencyGuard {
 			catch (ExecutionException ex) {
 				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 				if (isTimeout(cause)) {
-					throw timedOut(started, limit, cause);
+					throw timedOut(started, limit, cause, cutShortByCaller(callEnd, limit));
 				}
 				this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, cause);
 				this.timeLimiter.onError(cause);
@@ -264,9 +267,16 @@ public final class DependencyGuard {
 		}
 	}
 
-	private DependencyUnavailableException timedOut(long started, Duration limit, Throwable timeout) {
-		this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, timeout);
+	private DependencyUnavailableException timedOut(long started, Duration limit, Throwable timeout,
+			boolean byCaller) {
 		this.timeLimiter.onError(timeout);
+		if (byCaller) {
+			// The caller's own short deadline ended the attempt: no evidence about the dependency.
+			this.breaker.releasePermission();
+			return new DependencyUnavailableException(name(), Reason.TIMEOUT,
+					"no answer within the caller's deadline (" + limit.toMillis() + " ms left)", timeout);
+		}
+		this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, timeout);
 		return new DependencyUnavailableException(name(), Reason.TIMEOUT,
 				"no answer within " + limit.toMillis() + " ms", timeout);
 	}
@@ -312,17 +322,29 @@ public final class DependencyGuard {
 	 * @param method the HTTP method, or {@code null}
 	 * @param deadline the request's deadline, or {@code null}
 	 */
-	Instant end(@Nullable String method, @Nullable Instant deadline) {
+	CallEnd end(@Nullable String method, @Nullable Instant deadline) {
 		CallBudget budget = this.dependency.calls();
 		Instant start = this.clock.instant();
 		Instant end = start.plus(retries(method) ? budget.retry().budget() : budget.timeout());
-		if (deadline != null && deadline.isBefore(end)) {
+		boolean callers = deadline != null && deadline.isBefore(end);
+		if (callers) {
 			end = deadline;
 		}
 		if (end.isAfter(start)) {
 			end = end.minus(answerReserve(Duration.between(start, end)));
 		}
-		return end;
+		return new CallEnd(end, callers);
+	}
+
+	/**
+	 * Return whether an attempt that timed out with a limit was cut short by its caller: the
+	 * request's deadline ends the call, and left the attempt less than the dependency's time
+	 * limit. Such a time-out says nothing of the dependency, which was not given its time.
+	 * @param end the call's end
+	 * @param limit the attempt's time limit
+	 */
+	boolean cutShortByCaller(CallEnd end, Duration limit) {
+		return end.callers() && limit.compareTo(this.dependency.calls().timeout()) < 0;
 	}
 
 	/**
@@ -490,6 +512,17 @@ public final class DependencyGuard {
 						+ "guards' bounded executor again");
 			}
 		}
+
+	}
+
+	/**
+	 * When a call must have its answer.
+	 *
+	 * @param at the instant
+	 * @param callers whether the request's deadline set it, before the dependency's own time
+	 * limit or budget would have
+	 */
+	record CallEnd(Instant at, boolean callers) {
 
 	}
 

@@ -46,7 +46,9 @@ import dev.degradation.overload.RequestPriority;
  * context under {@link CallDeadline#CONTEXT_KEY}; without one there, from {@link CallDeadline}
  * of the thread that starts the call, as when a Spring MVC application blocks on the call. Each
  * attempt passes the time it may take on in the deadline header; a deadline that has passed fails
- * the call at once, without reaching the dependency.
+ * the call at once, without reaching the dependency. An attempt that the caller's deadline ends
+ * before the dependency's own time limit would is, for the breaker, cancelled, not failed: the
+ * caller's short deadline is no evidence about the dependency.
  *
  * <p>A call that gets no answer (the breaker is open, an attempt times out, the budget or the
  * deadline runs out, the last attempt fails) ends with a {@link DependencyUnavailableException}.
@@ -134,17 +136,20 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 
 		private final ExchangeFunction next;
 
+		private final DependencyGuard.CallEnd callEnd;
+
 		private final Instant end;
 
 		private final Retry.@Nullable AsyncContext<CallOutcome> retrying;
 
 		GuardedExchange(DependencyGuard guard, ClientRequest request, @Nullable String priority, ExchangeFunction next,
-				Instant end) {
+				DependencyGuard.CallEnd end) {
 			this.guard = guard;
 			this.request = request;
 			this.priority = priority;
 			this.next = next;
-			this.end = end;
+			this.callEnd = end;
+			this.end = end.at();
 			this.retrying = guard.retries(request.method().name()) ? guard.retry().asyncContext() : null;
 		}
 
@@ -165,13 +170,26 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 					headers.set(priorityHeader, this.priority);
 				}
 			}).build();
+			if (this.guard.cutShortByCaller(this.callEnd, limit)) {
+				// The caller's deadline ends the attempt before the dependency's time limit would:
+				// its time-out is a cancellation of the breaker's call (no evidence), not a
+				// failure the breaker's operator would count.
+				return this.next.exchange(attempt)
+					.timeout(timeout)
+					.map(this::judged)
+					.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
+					.timeout(limit)
+					.materialize()
+					.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
+							: failed(signal.getThrowable(), limit, true));
+			}
 			return this.next.exchange(attempt)
 				.timeout(limit)
 				.map(this::judged)
 				.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
 				.materialize()
 				.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
-						: failed(signal.getThrowable(), limit));
+						: failed(signal.getThrowable(), limit, false));
 		}
 
 		private JudgedAnswer<ClientResponse> judged(ClientResponse response) {
@@ -198,7 +216,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			return Mono.just(judged.answer());
 		}
 
-		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit) {
+		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit, boolean byCaller) {
 			Throwable cause = (failure != null) ? failure : new IllegalStateException("no answer");
 			if (cause instanceof CallNotPermittedException) {
 				CircuitBreaker breaker = this.guard.circuitBreaker();
@@ -209,7 +227,9 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			this.guard.timeLimiter().onError(cause);
 			if (DependencyGuard.isTimeout(cause)) {
 				return Mono.error(new DependencyUnavailableException(name(), Reason.TIMEOUT,
-						"no answer within " + limit.toMillis() + " ms", cause));
+						byCaller ? "no answer within the caller's deadline (" + limit.toMillis() + " ms left)"
+								: "no answer within " + limit.toMillis() + " ms",
+						cause));
 			}
 			if (this.retrying != null) {
 				long wait = this.retrying.onError(cause);

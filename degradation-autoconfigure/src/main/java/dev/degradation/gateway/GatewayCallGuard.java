@@ -1,6 +1,7 @@
 package dev.degradation.gateway;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
+import reactor.netty.Connection;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
@@ -35,24 +37,36 @@ import dev.degradation.client.DependencyUnavailableException;
  * {@code RestClient}'s calls: the dependency's circuit breaker lets the call go or keeps it back,
  * and hears how it ended, so that a backend failing under gateway traffic opens its breaker and
  * the routes that require it are shed at once, without waiting for a probe window. Proxied calls
- * elsewhere pass untouched.
+ * elsewhere pass untouched, but for the deadline they pass on.
  *
  * <p>How a call ends: an answer with a 5xx status, a connection error or a time-out is a failure;
  * any other answer a success, its duration judged against the breaker's slow-call threshold; a
- * client that left is no evidence. A call the breaker keeps back, that timed out or got no
- * connection fails with a {@link ResponseStatusException} (503, 504, 502) whose cause is a
+ * client that left is no evidence, and neither is a time-out that the caller's own deadline set
+ * (the caller did not wait for the backend's time limit: the backend broke no promise). A call the
+ * breaker keeps back, that timed out or got no connection fails with a
+ * {@link ResponseStatusException} (503, 504, 502) whose cause is a
  * {@link DependencyUnavailableException}, so that the reactive web filter answers a route that
  * requires the backend with its fallback, and any other route gets the status.
  *
  * <p>The time limit is the gateway's own: a route that sets no {@code response-timeout} in its
  * metadata gets the dependency's {@code call_timeout_ms} (by default its {@code timeout_ms}) as
  * one for this call, so the gateway's HTTP client gives up in time and nothing of ours waits or
- * holds a thread. A route's own
- * {@code response-timeout} wins (the gateway's operator set it for this route); the dependency's
- * time limit wins over the gateway-wide
+ * holds a thread. A route's own {@code response-timeout} wins (the gateway's operator set it for
+ * this route); the dependency's time limit wins over the gateway-wide
  * {@code spring.cloud.gateway.server.webflux.httpclient.response-timeout}, as a route's does.
- * The gateway's response timeout ends when the answer's headers arrive: a body that stalls after
- * them is the gateway's business, not this guard's.
+ * Either is cut to the time the caller still waits (the deadline the request arrived with).
+ *
+ * <p>The gateway's response timeout ends when the answer's headers arrive; its body is bounded
+ * here: once the headers are in, the backend's connection may stay silent no longer than the
+ * call's time limit (the smaller of the route's or dependency's and the caller's time left then).
+ * A body that stalls longer is cut off: the backend's connection is closed, so the caller's answer
+ * ends (a 504, or the fallback of a route that requires the backend, if nothing of the body was
+ * sent yet; else a connection closed before the announced end of the body) instead of hanging,
+ * and the stall counts as a failure of the backend unless the caller's deadline set the bound.
+ *
+ * <p>The deadline header a request arrived with is passed on with the time left when the gateway
+ * makes the call, not with the caller's original value, so that a backend with the starter does
+ * not work for a caller that has given up.
  *
  * <p>It runs after the gateway has resolved the call's URL (after {@code RouteToRequestUrlFilter}
  * and the load balancer's filter) and before the routing filter that makes the call.
@@ -68,15 +82,24 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 
 	private final DependencyGuards guards;
 
+	private final String deadlineHeader;
+
+	private final Clock clock;
+
 	private final int order;
 
 	/**
 	 * Create a filter.
 	 * @param guards the guards to look the calls' URLs up in
+	 * @param deadlineHeader the request header that carries the caller's deadline, in milliseconds
+	 * left, passed on with the time left when the call is made
+	 * @param clock the clock the caller's deadline is measured against
 	 * @param order the filter's order among the gateway's global filters
 	 */
-	public GatewayCallGuard(DependencyGuards guards, int order) {
+	public GatewayCallGuard(DependencyGuards guards, String deadlineHeader, Clock clock, int order) {
 		this.guards = guards;
+		this.deadlineHeader = deadlineHeader;
+		this.clock = clock;
 		this.order = order;
 	}
 
@@ -92,17 +115,32 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		DependencyGuard guard = this.guards.forUrl(url);
-		if (guard == null) {
-			return chain.filter(exchange);
+		return Mono.deferContextual((context) -> {
+			Object deadline = context.getOrDefault(CallDeadline.CONTEXT_KEY, null);
+			Duration left = (deadline instanceof Instant end) ? Duration.between(this.clock.instant(), end) : null;
+			ServerWebExchange passing = passDeadlineOn(exchange, left);
+			return (guard != null) ? guarded(passing, chain, guard, left) : chain.filter(passing);
+		});
+	}
+
+	/**
+	 * Pass the time the caller still waits on in the deadline header, in place of the value the
+	 * request arrived with: the gateway copies a request's headers to the backend, and the time
+	 * spent since the request arrived (admission, the gateway's filters) is the caller's too.
+	 */
+	private ServerWebExchange passDeadlineOn(ServerWebExchange exchange, @Nullable Duration left) {
+		if (left == null || !exchange.getRequest().getHeaders().containsHeader(this.deadlineHeader)) {
+			return exchange;
 		}
-		return Mono.deferContextual((context) -> guarded(exchange, chain, guard,
-				context.getOrDefault(CallDeadline.CONTEXT_KEY, null)));
+		String millis = Long.toString(Math.max(0, left.toMillis()));
+		return exchange.mutate()
+			.request((request) -> request.headers((headers) -> headers.set(this.deadlineHeader, millis)))
+			.build();
 	}
 
 	private Mono<Void> guarded(ServerWebExchange exchange, GatewayFilterChain chain, DependencyGuard guard,
-			@Nullable Object deadline) {
+			@Nullable Duration left) {
 		String dependency = guard.dependency().name();
-		Duration left = (deadline instanceof Instant end) ? Duration.between(Instant.now(), end) : null;
 		if (left != null && (left.isNegative() || left.isZero())) {
 			// The caller has given up: the backend is not called for it, and the breaker learns
 			// nothing of the backend from it.
@@ -118,10 +156,12 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.BREAKER_OPEN,
 							"circuit breaker " + breaker.getState(), null)));
 		}
-		limitTime(exchange, guard.dependency().calls().timeout(), left);
-		Call call = new Call(breaker, System.nanoTime());
-		return chain.filter(exchange)
-			.doOnSuccess((Void done) -> call.answered(exchange.getResponse().getStatusCode()))
+		Limit limit = limitTime(exchange, guard.dependency().calls().timeout(), left);
+		Call call = new Call(breaker, limit, System.nanoTime());
+		return chain.filter(exchange).doOnSuccess((Void done) -> {
+			call.answered(exchange.getResponse().getStatusCode());
+			boundBody(exchange, call);
+		})
 			.onErrorMap((Throwable failure) -> call.failed(dependency, failure))
 			.doFinally((SignalType signal) -> {
 				if (signal == SignalType.CANCEL) {
@@ -131,34 +171,36 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	}
 
 	/**
-	 * Give the route the dependency's time limit as its {@code response-timeout} for this call,
-	 * unless the route has one, and never more than the time its caller still waits (the
-	 * deadline the request arrived with, in the Reactor context). The routing filter reads the route from the exchange when it makes
-	 * the call, so a copy of the route with the timeout in its metadata is what it sees; the copy
-	 * costs a few objects beside a proxied call's buffers and connection.
+	 * Give the route the call's time limit as its {@code response-timeout} for this call: the
+	 * dependency's, unless the route has one, and never more than the time its caller still waits
+	 * (the deadline the request arrived with, in the Reactor context). The routing filter reads
+	 * the route from the exchange when it makes the call, so a copy of the route with the timeout
+	 * in its metadata is what it sees; the copy costs a few objects beside a proxied call's
+	 * buffers and connection.
+	 * @return the time limit of the call, and whether the caller's deadline set it
 	 */
-	private static void limitTime(ServerWebExchange exchange, Duration timeout, @Nullable Duration left) {
+	private static Limit limitTime(ServerWebExchange exchange, Duration timeout, @Nullable Duration left) {
 		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
-		if (route == null) {
-			return;
+		Object own = (route != null) ? route.getMetadata().get(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR) : null;
+		if (own instanceof Number ownMillis && ownMillis.longValue() < 0) {
+			// The route's operator turned its response timeout off (a stream, a long poll): so it
+			// stays, body included.
+			return new Limit(0, false);
 		}
-		Object own = route.getMetadata().get(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR);
-		long limit;
-		if (own instanceof Number ownMillis) {
-			if (left == null || ownMillis.longValue() <= left.toMillis()) {
-				return;
-			}
-			limit = left.toMillis();
+		// A route's own setting in another form than a number is the gateway's to read: left as
+		// it is, and the body bounded by the dependency's limit.
+		long set = (own instanceof Number ownMillis && ownMillis.longValue() >= 0) ? ownMillis.longValue()
+				: timeout.toMillis();
+		boolean callers = left != null && left.toMillis() < set;
+		Limit limit = new Limit(Math.max(1, callers ? left.toMillis() : set), callers);
+		if (route == null || (own != null && !callers)) {
+			return limit;
 		}
-		else if (own != null) {
-			// A route's own setting in another form is the gateway's to read: left as it is.
-			return;
-		}
-		else {
-			limit = (left != null && left.compareTo(timeout) < 0) ? left.toMillis() : timeout.toMillis();
+		if (own != null && !(own instanceof Number)) {
+			return new Limit(set, false);
 		}
 		Map<String, Object> metadata = new LinkedHashMap<>(route.getMetadata());
-		metadata.put(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, Math.max(1, limit));
+		metadata.put(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, limit.millis());
 		Route limited = Route.async()
 			.id(route.getId())
 			.uri(route.getUri())
@@ -168,21 +210,61 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 			.replaceMetadata(metadata)
 			.build();
 		exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR, limited);
+		return limit;
 	}
 
 	/**
-	 * One proxied call the breaker let go: tells the breaker how it ended, once.
+	 * Bound the body of the answer whose headers have arrived: the backend's connection may be
+	 * silent no longer than the call's time limit. Closing it ends the body the gateway copies to
+	 * its caller. A handler left on a connection that went back to its pool does nothing once the
+	 * body it watched has ended, and the next guarded call on the connection replaces it.
+	 */
+	private static void boundBody(ServerWebExchange exchange, Call call) {
+		Connection connection = exchange.getAttribute(ServerWebExchangeUtils.CLIENT_RESPONSE_CONN_ATTR);
+		if (connection == null || call.limit.millis() <= 0) {
+			return;
+		}
+		connection.onTerminate().subscribe(null, (Throwable failure) -> call.bodyEnded(), call::bodyEnded);
+		connection.onReadIdle(call.limit.millis(), () -> {
+			if (call.stalled()) {
+				connection.channel().close();
+			}
+		});
+	}
+
+	/**
+	 * The time limit of one call.
+	 *
+	 * @param millis the limit in milliseconds; 0 for none (the route turned its timeout off)
+	 * @param callers whether the caller's deadline set it, shorter than the backend's own
+	 */
+	private record Limit(long millis, boolean callers) {
+
+	}
+
+	/**
+	 * One proxied call the breaker let go: tells the breaker how it ended, once, and of a body
+	 * that stalled after a good answer's headers.
 	 */
 	private static final class Call {
 
 		private final CircuitBreaker breaker;
 
+		private final Limit limit;
+
 		private final long started;
 
 		private boolean ended;
 
-		Call(CircuitBreaker breaker, long started) {
+		private boolean stalled;
+
+		private boolean succeeded;
+
+		private boolean bodyEnded;
+
+		Call(CircuitBreaker breaker, Limit limit, long started) {
 			this.breaker = breaker;
+			this.limit = limit;
 			this.started = started;
 		}
 
@@ -195,18 +277,29 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 				}
 				else {
 					this.breaker.onSuccess(took, TimeUnit.NANOSECONDS);
+					this.succeeded = true;
 				}
 			}
 		}
 
 		synchronized Throwable failed(String dependency, Throwable failure) {
+			boolean timeout = isTimeout(failure);
 			if (end()) {
-				this.breaker.onError(System.nanoTime() - this.started, TimeUnit.NANOSECONDS, failure);
+				if (timeout && this.limit.callers()) {
+					// The caller's deadline ended the call before the backend's time limit.
+					this.breaker.releasePermission();
+				}
+				else {
+					this.breaker.onError(System.nanoTime() - this.started, TimeUnit.NANOSECONDS, failure);
+				}
 			}
-			if (isTimeout(failure)) {
+			if (timeout) {
+				String reason = this.limit.callers()
+						? "no answer within the caller's deadline (" + this.limit.millis() + " ms left)"
+						: String.valueOf(failure.getMessage());
 				return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "Backend '" + dependency + "' timed out",
 						new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.TIMEOUT,
-								String.valueOf(failure.getMessage()), failure));
+								reason, failure));
 			}
 			if (failure instanceof ResponseStatusException) {
 				// Already an answer the gateway chose (a filter's status): not ours to change.
@@ -217,6 +310,29 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 			return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "Backend '" + dependency + "' gave no answer",
 					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.FAILED,
 							String.valueOf(failure.getMessage()), failure));
+		}
+
+		synchronized void bodyEnded() {
+			this.bodyEnded = true;
+		}
+
+		/**
+		 * Learn that the body has been silent for the call's time limit.
+		 * @return whether it had not ended yet, and is to be cut off
+		 */
+		synchronized boolean stalled() {
+			if (this.bodyEnded || this.stalled) {
+				return false;
+			}
+			this.stalled = true;
+			// Not when the caller's deadline set the bound. A good answer's headers were judged
+			// already: the stall is one more failure of the backend (a failed answer counted as one).
+			if (this.succeeded && !this.limit.callers()) {
+				this.breaker.onError(System.nanoTime() - this.started, TimeUnit.NANOSECONDS,
+						new java.util.concurrent.TimeoutException(
+								"body stalled for " + this.limit.millis() + " ms after the headers"));
+			}
+			return true;
 		}
 
 		synchronized void cancelled() {

@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.junit.jupiter.api.AfterAll;
@@ -144,6 +145,38 @@ class GuardedCallIntegrationTests {
 		}
 		finally {
 			stub.hang = false;
+		}
+	}
+
+	@Test
+	void aTimeOutThatTheCallersShortDeadlineSetIsNoFailureOfTheDependencyButItsOwnTimeLimitsIs() throws Exception {
+		RestClient client = this.builder.baseUrl(stub.url()).build();
+		CircuitBreaker breaker = this.guards.guard("hanging").circuitBreaker();
+		breaker.reset();
+		stub.answer(200, null);
+		stub.hang = true;
+		try {
+			long started = System.nanoTime();
+			// The caller waits 100 ms; the dependency's own time limit is 300 ms.
+			CallDeadline.runWithin(Instant.now().plusMillis(100), () -> assertThatExceptionOfType(
+					DependencyUnavailableException.class)
+				.isThrownBy(() -> client.get().uri("/hanging").retrieve().toBodilessEntity())
+				.satisfies((ex) -> {
+					assertThat(ex.reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT);
+					assertThat(ex.getMessage()).contains("the caller's deadline");
+				}));
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(300));
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+			assertThat(breaker.getMetrics().getNumberOfBufferedCalls()).isZero();
+			// Without a deadline the call gets the dependency's own 300 ms, and its time-out is
+			// the dependency's failure.
+			assertThatExceptionOfType(DependencyUnavailableException.class)
+				.isThrownBy(() -> client.get().uri("/hanging").retrieve().toBodilessEntity());
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+		}
+		finally {
+			stub.hang = false;
+			breaker.reset();
 		}
 	}
 

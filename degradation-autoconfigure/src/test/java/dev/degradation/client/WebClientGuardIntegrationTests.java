@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,6 +113,31 @@ class WebClientGuardIntegrationTests {
 			stub.hang = false;
 			// The hanging call counted against the breaker: start the next test from a closed one.
 			this.guards.guard("data").circuitBreaker().reset();
+		}
+	}
+
+	@Test
+	void aTimeOutThatTheCallersShortDeadlineSetIsNoFailureOfTheDependencyButItsOwnTimeLimitsIs() throws Exception {
+		CircuitBreaker breaker = this.guards.guard("data").circuitBreaker();
+		breaker.reset();
+		stub.answer(200, null);
+		stub.hang = true;
+		try {
+			long started = System.nanoTime();
+			// The caller waits 300 ms; the dependency's own time limit is 1000 ms.
+			HttpResponse<String> response = get("/api/data", "300");
+			assertThat(response.headers().firstValue("X-Degradation-Reason")).hasValue("dependency:data");
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(1000));
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+			assertThat(breaker.getMetrics().getNumberOfBufferedCalls()).isZero();
+			// Without a deadline the call gets the dependency's own 1000 ms, and its time-out is
+			// the dependency's failure.
+			get("/api/data", null);
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+		}
+		finally {
+			stub.hang = false;
+			breaker.reset();
 		}
 	}
 

@@ -14,13 +14,15 @@ import org.springframework.context.annotation.Configuration;
 import dev.degradation.autoconfigure.DegradationAutoConfiguration;
 import dev.degradation.autoconfigure.DegradationClientAutoConfiguration;
 import dev.degradation.autoconfigure.DegradationGatewayAutoConfiguration;
+import dev.degradation.autoconfigure.GatewayHandlerRoutes;
 import dev.degradation.client.DependencyGuards;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every condition of {@link DegradationGatewayAutoConfiguration}: a reactive application with the
- * gateway and the guards gets the call guard; without the gateway, without a manifest (no
+ * gateway and the guards gets the call guard, one with a route locator gets its routes read as
+ * handlers (with or without Resilience4j); without the gateway, without a manifest (no
  * guards), outside a reactive web application or with a guard of the user's own, it gets none of ours.
  */
 class DegradationGatewayAutoConfigurationTests {
@@ -30,7 +32,7 @@ class DegradationGatewayAutoConfigurationTests {
 				DegradationClientAutoConfiguration.class, DegradationGatewayAutoConfiguration.class))
 		.withPropertyValues("degradation.manifest=classpath:gateway-manifest.yaml", "degradation.probes.enabled=false",
 				"backend.catalog=http://127.0.0.1:9", "backend.reviews=http://127.0.0.1:9",
-				"backend.inventory=http://127.0.0.1:9");
+				"backend.inventory=http://127.0.0.1:9", "backend.feed=http://127.0.0.1:9");
 
 	@Test
 	void aReactiveApplicationWithTheGatewayAndTheGuardsGetsTheCallGuard() {
@@ -38,6 +40,21 @@ class DegradationGatewayAutoConfigurationTests {
 			assertThat(context).hasSingleBean(DependencyGuards.class).hasSingleBean(GatewayCallGuard.class);
 			assertThat(context.getBean(GatewayCallGuard.class).getOrder()).isEqualTo(GatewayCallGuard.DEFAULT_ORDER);
 		});
+	}
+
+	@Test
+	void aGatewayWithARouteLocatorGetsItsRoutesReadAsHandlersWithoutResilience4j() {
+		this.runner.withUserConfiguration(Routes.class)
+			.withClassLoader(new FilteredClassLoader(io.github.resilience4j.circuitbreaker.CircuitBreaker.class))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(GatewayHandlerRoutes.class).doesNotHaveBean(GatewayCallGuard.class);
+				assertThat(context.getBean(GatewayHandlerRoutes.class).handlers()).isEmpty();
+			});
+	}
+
+	@Test
+	void withoutARouteLocatorNoRoutesAreRead() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(GatewayHandlerRoutes.class));
 	}
 
 	@Test
@@ -61,7 +78,8 @@ class DegradationGatewayAutoConfigurationTests {
 					DegradationClientAutoConfiguration.class, DegradationGatewayAutoConfiguration.class))
 			.withPropertyValues("degradation.manifest=classpath:gateway-manifest.yaml",
 					"degradation.probes.enabled=false", "backend.catalog=http://127.0.0.1:9",
-					"backend.reviews=http://127.0.0.1:9", "backend.inventory=http://127.0.0.1:9")
+					"backend.reviews=http://127.0.0.1:9", "backend.inventory=http://127.0.0.1:9",
+					"backend.feed=http://127.0.0.1:9")
 			.run((context) -> assertThat(context).hasSingleBean(DependencyGuards.class)
 				.doesNotHaveBean(GatewayCallGuard.class));
 	}
@@ -74,11 +92,21 @@ class DegradationGatewayAutoConfigurationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	static class Routes {
+
+		@Bean
+		org.springframework.cloud.gateway.route.RouteLocator routeLocator() {
+			return reactor.core.publisher.Flux::empty;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	static class OwnCallGuard {
 
 		@Bean
 		GatewayCallGuard ownCallGuard(DependencyGuards guards) {
-			return new GatewayCallGuard(guards, 0);
+			return new GatewayCallGuard(guards, "x-deadline", java.time.Clock.systemUTC(), 0);
 		}
 
 	}

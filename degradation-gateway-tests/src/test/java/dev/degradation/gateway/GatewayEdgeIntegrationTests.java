@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -25,12 +24,14 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.monitor.DependencyState;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIOException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The starter at a real Spring Cloud Gateway on a random port, in front of real backends on
  * loopback that the tests make fail, hang and recover. The proxied routes are the gateway's own
- * route definitions (properties); the manifest declares them by path with tiers, and each backend
+ * route definitions (properties), beside a handler of the gateway's own
+ * ({@link TestGatewayApplication}); the manifest declares them by path with tiers, and each backend
  * as a dependency at its {@code base_url}. Probes are one a minute and three are needed, so any
  * shedding within these tests comes from the gateway's own calls.
  */
@@ -51,6 +52,9 @@ import static org.awaitility.Awaitility.await;
 				"spring.cloud.gateway.server.webflux.routes[4].id=reviews-export",
 				"spring.cloud.gateway.server.webflux.routes[4].uri=${backend.reviews}",
 				"spring.cloud.gateway.server.webflux.routes[4].predicates[0]=Path=/reviews-export/**",
+				"spring.cloud.gateway.server.webflux.routes[5].id=feed",
+				"spring.cloud.gateway.server.webflux.routes[5].uri=${backend.feed}",
+				"spring.cloud.gateway.server.webflux.routes[5].predicates[0]=Path=/feed/**",
 				"management.endpoints.web.exposure.include=degradation",
 				"management.endpoint.degradation.access=unrestricted" })
 class GatewayEdgeIntegrationTests {
@@ -60,6 +64,8 @@ class GatewayEdgeIntegrationTests {
 	private static final LoopbackBackend reviews = LoopbackBackend.start("reviews");
 
 	private static final LoopbackBackend inventory = LoopbackBackend.start("inventory");
+
+	private static final LoopbackBackend feed = LoopbackBackend.start("feed");
 
 	/** A backend the manifest does not declare: its calls pass unguarded. */
 	private static final LoopbackBackend plain = LoopbackBackend.start("plain");
@@ -81,6 +87,7 @@ class GatewayEdgeIntegrationTests {
 		registry.add("backend.reviews", reviews::url);
 		registry.add("backend.inventory", inventory::url);
 		registry.add("backend.plain", plain::url);
+		registry.add("backend.feed", feed::url);
 	}
 
 	/**
@@ -104,6 +111,7 @@ class GatewayEdgeIntegrationTests {
 		reviews.close();
 		inventory.close();
 		plain.close();
+		feed.close();
 	}
 
 	@Test
@@ -220,6 +228,8 @@ class GatewayEdgeIntegrationTests {
 
 	@Test
 	void theCallersDeadlineBoundsTheGatewaysCallAndAPassedOneCallsNoBackend() throws Exception {
+		CircuitBreaker breaker = this.guards.guard("catalog").circuitBreaker();
+		breaker.reset();
 		catalog.set(LoopbackBackend.Mode.HANGING);
 		try {
 			long started = System.nanoTime();
@@ -230,6 +240,10 @@ class GatewayEdgeIntegrationTests {
 			// The caller waits 400 ms: the call ends then, not at the backend's 2 s limit.
 			assertThat(took).isGreaterThanOrEqualTo(350).isLessThan(1_900);
 			assertThat(bounded.headers().firstValue("X-Degraded")).hasValue("true");
+			// The caller's short deadline ended the call, not the backend's time limit: no
+			// evidence against the backend.
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+			assertThat(breaker.getMetrics().getNumberOfBufferedCalls()).isZero();
 			int reached = catalog.hits();
 			HttpResponse<String> passed = get("/catalog/7", "x-envoy-expected-rq-timeout-ms", "0");
 			assertThat(passed.headers().firstValue("X-Degraded")).hasValue("true");
@@ -237,6 +251,70 @@ class GatewayEdgeIntegrationTests {
 		}
 		finally {
 			catalog.set(LoopbackBackend.Mode.HEALTHY);
+			breaker.reset();
+		}
+	}
+
+	@Test
+	void theDeadlinePassedOnToTheBackendIsTheTimeLeftNotTheCallersOriginalValue() throws Exception {
+		assertLive(get("/catalog/8", "x-envoy-expected-rq-timeout-ms", "5000"), "catalog");
+		// Time passed at the gateway before the call (at least some microseconds): what is left
+		// is less than the 5000 ms the caller sent, in whole milliseconds.
+		assertThat(catalog.deadline()).isNotNull();
+		assertThat(Long.parseLong(catalog.deadline())).isBetween(1L, 4_999L);
+		// Passed on to a backend that is no dependency too: the caller waits no longer for it.
+		assertLive(get("/plain/1", "x-envoy-expected-rq-timeout-ms", "5000"), "plain");
+		assertThat(Long.parseLong(plain.deadline())).isBetween(1L, 4_999L);
+	}
+
+	@Test
+	void aBodyThatStallsAfterItsHeadersIsCutOffAtTheCallsTimeLimitAndCountsAsAFailure() throws Exception {
+		CircuitBreaker breaker = this.guards.guard("feed").circuitBreaker();
+		breaker.reset();
+		assertLive(get("/feed/1"), "feed");
+		feed.set(LoopbackBackend.Mode.STALLING);
+		try {
+			long started = System.nanoTime();
+			// Half the body came, then the backend fell silent: the caller's answer ends, short of
+			// its announced length, instead of hanging for the backend's 30 s.
+			assertThatIOException().isThrownBy(() -> getWithin(Duration.ofSeconds(10), "/feed/2"));
+			long took = Duration.ofNanos(System.nanoTime() - started).toMillis();
+			System.out.println("feed: body stalled after its headers, cut off after " + took
+					+ " ms (call_timeout_ms 1000)");
+			assertThat(took).isGreaterThanOrEqualTo(1000).isLessThan(5_000);
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1));
+		}
+		finally {
+			feed.set(LoopbackBackend.Mode.HEALTHY);
+		}
+		// The backend's connections are not spoiled for the next call.
+		assertLive(get("/feed/3"), "feed");
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+		breaker.reset();
+	}
+
+	@Test
+	void aBodyThatStallsIsCutOffAtTheCallersShorterDeadlineWithoutCountingAgainstTheBackend() throws Exception {
+		CircuitBreaker breaker = this.guards.guard("feed").circuitBreaker();
+		breaker.reset();
+		assertLive(get("/feed/1"), "feed");
+		feed.set(LoopbackBackend.Mode.STALLING);
+		try {
+			long started = System.nanoTime();
+			assertThatIOException().isThrownBy(
+					() -> getWithin(Duration.ofSeconds(10), "/feed/2", "x-envoy-expected-rq-timeout-ms", "400"));
+			long took = Duration.ofNanos(System.nanoTime() - started).toMillis();
+			System.out.println("feed: body stalled after its headers with a 400 ms deadline, cut off after " + took
+					+ " ms");
+			assertThat(took).isLessThan(1_000);
+			// The headers in time were a success; the stall within the caller's deadline is none
+			// of the backend's failures.
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+		}
+		finally {
+			feed.set(LoopbackBackend.Mode.HEALTHY);
+			breaker.reset();
 		}
 	}
 
@@ -256,6 +334,31 @@ class GatewayEdgeIntegrationTests {
 		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
+	/**
+	 * Send a request and read its whole answer, or fail once the answer has taken longer than a
+	 * bound: the HTTP client's own timeout ends at the answer's headers.
+	 */
+	private HttpResponse<String> getWithin(Duration bound, String path, String... headers)
+			throws IOException, InterruptedException {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path));
+		if (headers.length > 0) {
+			builder.headers(headers);
+		}
+		try {
+			return this.http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
+				.get(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+		}
+		catch (java.util.concurrent.ExecutionException ex) {
+			if (ex.getCause() instanceof IOException io) {
+				throw io;
+			}
+			throw new IllegalStateException(ex.getCause());
+		}
+		catch (java.util.concurrent.TimeoutException ex) {
+			throw new AssertionError("No end of the answer to " + path + " within " + bound);
+		}
+	}
+
 	private HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
 			.timeout(Duration.ofSeconds(30))
@@ -263,11 +366,6 @@ class GatewayEdgeIntegrationTests {
 			.POST(HttpRequest.BodyPublishers.ofString(json))
 			.build();
 		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-	}
-
-	@SpringBootApplication
-	static class GatewayTestApplication {
-
 	}
 
 }

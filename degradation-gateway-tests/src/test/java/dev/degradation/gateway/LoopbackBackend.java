@@ -14,18 +14,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real backend on a loopback port, behind the gateway under test, whose behaviour the test
- * switches: it answers (200, with its name and {@code "live"}), fails (500) or hangs (accepts a
- * request and never answers until it is set healthy again or closed). It counts the requests that
- * reach it, health checks apart, so that a test can tell that the gateway did not call it.
+ * switches: it answers (200, with its name and {@code "live"}), fails (500), hangs (accepts a
+ * request and never answers until it is set healthy again or closed) or stalls (sends the
+ * headers of a 200 and the first half of its body, then nothing until it is set healthy again or
+ * closed). It counts the requests that reach it, health checks apart, so that a test can tell
+ * that the gateway did not call it, and keeps the deadline header of the last one.
  */
 final class LoopbackBackend implements AutoCloseable {
 
 	enum Mode {
 
-		HEALTHY, FAILING, HANGING
+		HEALTHY, FAILING, HANGING, STALLING
 
 	}
 
@@ -44,6 +47,8 @@ final class LoopbackBackend implements AutoCloseable {
 	private volatile Mode mode = Mode.HEALTHY;
 
 	private volatile CountDownLatch released = new CountDownLatch(1);
+
+	private volatile @Nullable String deadline;
 
 	private LoopbackBackend(String name) {
 		this.name = name;
@@ -75,9 +80,14 @@ final class LoopbackBackend implements AutoCloseable {
 		return this.hits.get();
 	}
 
+	/** The deadline header the last request (health checks apart) arrived with, if any. */
+	@Nullable String deadline() {
+		return this.deadline;
+	}
+
 	void set(Mode mode) {
 		this.mode = mode;
-		if (mode != Mode.HANGING) {
+		if (mode != Mode.HANGING && mode != Mode.STALLING) {
 			CountDownLatch previous = this.released;
 			this.released = new CountDownLatch(1);
 			previous.countDown();
@@ -90,16 +100,11 @@ final class LoopbackBackend implements AutoCloseable {
 			boolean health = exchange.getRequestURI().getPath().equals("/healthz");
 			if (!health) {
 				this.hits.incrementAndGet();
+				this.deadline = exchange.getRequestHeaders().getFirst("x-envoy-expected-rq-timeout-ms");
 			}
 			Mode current = this.mode;
 			if (current == Mode.HANGING) {
-				CountDownLatch latch = this.released;
-				try {
-					latch.await(30, TimeUnit.SECONDS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
+				awaitRelease();
 				return;
 			}
 			int status = (current == Mode.FAILING) ? 500 : 200;
@@ -108,8 +113,25 @@ final class LoopbackBackend implements AutoCloseable {
 			exchange.getResponseHeaders().set("Content-Type", "application/json");
 			exchange.sendResponseHeaders(status, body.length);
 			try (OutputStream out = exchange.getResponseBody()) {
+				if (current == Mode.STALLING) {
+					out.write(body, 0, body.length / 2);
+					out.flush();
+					awaitRelease();
+					// The rest never comes: the exchange is closed short of the announced length.
+					return;
+				}
 				out.write(body);
 			}
+		}
+	}
+
+	private void awaitRelease() {
+		CountDownLatch latch = this.released;
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

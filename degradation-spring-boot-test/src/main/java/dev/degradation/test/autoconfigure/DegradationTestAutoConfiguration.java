@@ -17,6 +17,7 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import dev.degradation.autoconfigure.DegradationAutoConfiguration;
+import dev.degradation.autoconfigure.WebFluxHandlerContributor;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.test.DegradationTestClock;
 import dev.degradation.test.contract.ContractHandlerInterceptor;
@@ -83,8 +84,9 @@ public final class DegradationTestAutoConfiguration {
 	static class ReactiveContractConfiguration {
 
 		@Bean
-		ContractWebFilter degradationContractWebFilter(ObjectProvider<HandlerMapping> mappings) {
-			return new ContractWebFilter(mappings);
+		ContractWebFilter degradationContractWebFilter(ObjectProvider<HandlerMapping> mappings,
+				ObjectProvider<WebFluxHandlerContributor> contributors) {
+			return new ContractWebFilter(mappings, contributors.orderedStream().toList());
 		}
 
 	}

@@ -50,7 +50,16 @@ final class ContractHandlers {
 	 * @return the header's value
 	 */
 	static String header(Object handler) {
-		return URLEncoder.encode(describe(handler), StandardCharsets.UTF_8);
+		return headerNaming(describe(handler));
+	}
+
+	/**
+	 * Return the value of the {@value #HANDLER_HEADER} header that gives a handler's name.
+	 * @param name the handler's name
+	 * @return the header's value
+	 */
+	static String headerNaming(String name) {
+		return URLEncoder.encode(name, StandardCharsets.UTF_8);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.degradation.test.contract;
 
+import java.util.List;
 import java.util.Optional;
 
 import reactor.core.publisher.Flux;
@@ -13,6 +14,8 @@ import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+
+import dev.degradation.autoconfigure.WebFluxHandlerContributor;
 
 /**
  * Stops each request of the contract tests at the door of the handler that WebFlux chose for it,
@@ -30,12 +33,24 @@ public class ContractWebFilter implements WebFilter, Ordered {
 
 	private final ObjectProvider<HandlerMapping> mappings;
 
+	private final List<WebFluxHandlerContributor> contributors;
+
 	/**
 	 * Create a filter.
 	 * @param mappings the application's handler mappings
 	 */
 	public ContractWebFilter(ObjectProvider<HandlerMapping> mappings) {
+		this(mappings, List.of());
+	}
+
+	/**
+	 * Create a filter that names the handlers of contributors (a gateway's routes) as they do.
+	 * @param mappings the application's handler mappings
+	 * @param contributors the handlers that WebFlux's own mappings do not describe
+	 */
+	public ContractWebFilter(ObjectProvider<HandlerMapping> mappings, List<WebFluxHandlerContributor> contributors) {
 		this.mappings = mappings;
+		this.contributors = List.copyOf(contributors);
 	}
 
 	@Override
@@ -57,13 +72,16 @@ public class ContractWebFilter implements WebFilter, Ordered {
 			.defaultIfEmpty(Optional.empty())
 			// Not switchIfEmpty after the stop: a stopped answer completes empty too, and the
 			// handler must never run.
-			.flatMap((handler) -> handler.isPresent() ? stop(exchange.getResponse(), handler.get())
-					: chain.filter(exchange));
+			.flatMap((handler) -> handler.isPresent() ? stop(exchange, handler.get()) : chain.filter(exchange));
 	}
 
-	private static Mono<Void> stop(ServerHttpResponse response, Object handler) {
+	private Mono<Void> stop(ServerWebExchange exchange, Object handler) {
+		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatus.OK);
-		response.getHeaders().set(ContractHandlers.HANDLER_HEADER, ContractHandlers.header(handler));
+		String name = WebFluxHandlerLookup.contributedName(this.contributors, exchange, handler);
+		response.getHeaders()
+			.set(ContractHandlers.HANDLER_HEADER,
+					(name != null) ? ContractHandlers.headerNaming(name) : ContractHandlers.header(handler));
 		return response.setComplete();
 	}
 

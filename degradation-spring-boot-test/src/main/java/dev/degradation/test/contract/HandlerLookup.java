@@ -4,8 +4,6 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.web.method.HandlerMethod;
-
 import dev.degradation.web.HandlerRoute;
 
 /**
@@ -31,12 +29,12 @@ interface HandlerLookup {
 	/**
 	 * The outcome of a lookup.
 	 *
-	 * @param handler the handler method, or {@code null} when the stack would send the request to
-	 * none
+	 * @param handler the name of the handler, as the contract's interceptor or web filter gives
+	 * it, or {@code null} when the stack would send the request to none
 	 * @param pattern the handler's pattern that matched
 	 * @param refusals why the mappings refused the request, when no handler was found
 	 */
-	record Found(@Nullable HandlerMethod handler, @Nullable String pattern, List<String> refusals) {
+	record Found(@Nullable String handler, @Nullable String pattern, List<String> refusals) {
 
 		/**
 		 * Return the handler's name as the contract's interceptor or web filter gives it.
@@ -47,7 +45,7 @@ interface HandlerLookup {
 			if (this.handler == null) {
 				throw new IllegalStateException("No handler");
 			}
-			return ContractHandlers.describe(this.handler);
+			return this.handler;
 		}
 
 	}

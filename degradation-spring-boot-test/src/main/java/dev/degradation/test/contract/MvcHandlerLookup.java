@@ -56,7 +56,7 @@ final class MvcHandlerLookup implements HandlerLookup {
 				HandlerExecutionChain chain = mapping.getHandler(servletRequest);
 				if (chain != null && chain.getHandler() instanceof HandlerMethod method) {
 					Object pattern = servletRequest.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-					return new Found(method, (pattern != null) ? pattern.toString() : null, List.of());
+					return new Found(ContractHandlers.describe(method), (pattern != null) ? pattern.toString() : null, List.of());
 				}
 			}
 			catch (Exception ex) {
