@@ -95,6 +95,20 @@ public final class DegradationEndpointAutoConfiguration {
 			return endpointWriteFilter(endpointPath(environment, pathMappedEndpoints), properties, endpoints);
 		}
 
+		/**
+		 * The servlet filter of the endpoint's writes, registered for the endpoint's paths; the same in
+		 * the application's context and in the management context of a separate port.
+		 */
+		static FilterRegistrationBean<EndpointWriteFilter> endpointWriteFilter(String endpointPath,
+				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
+			EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
+			FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
+			registration.setName("degradationEndpointWriteFilter");
+			registration.setOrder(properties.getFilter().getOrder());
+			registration.addUrlPatterns(endpointPath, endpointPath + "/*");
+			return registration;
+		}
+
 	}
 
 	/**
@@ -118,20 +132,6 @@ public final class DegradationEndpointAutoConfiguration {
 					order);
 		}
 
-	}
-
-	/**
-	 * The servlet filter of the endpoint's writes, registered for the endpoint's paths; the same in
-	 * the application's context and in the management context of a separate port.
-	 */
-	static FilterRegistrationBean<EndpointWriteFilter> endpointWriteFilter(String endpointPath,
-			DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
-		EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
-		FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
-		registration.setName("degradationEndpointWriteFilter");
-		registration.setOrder(properties.getFilter().getOrder());
-		registration.addUrlPatterns(endpointPath, endpointPath + "/*");
-		return registration;
 	}
 
 	/**

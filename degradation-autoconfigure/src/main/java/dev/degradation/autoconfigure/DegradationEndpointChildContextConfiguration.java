@@ -35,7 +35,7 @@ public class DegradationEndpointChildContextConfiguration {
 	FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(Environment environment,
 			DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
 			ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
-		return DegradationEndpointAutoConfiguration.endpointWriteFilter(
+		return DegradationEndpointAutoConfiguration.EndpointWriteFilterConfiguration.endpointWriteFilter(
 				DegradationEndpointAutoConfiguration.endpointPath(environment, pathMappedEndpoints), properties,
 				endpoints);
 	}
