@@ -135,6 +135,24 @@ abstract class StackBehaviourTests {
 	}
 
 	@Test
+	void anUnavailableRouteAnswers503WithItsRetryAfterAndAProblemDetail() throws Exception {
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
+		HttpResponse<String> unavailable = send("GET", "/api/report", null);
+		assertThat(unavailable.statusCode()).isEqualTo(503);
+		assertThat(unavailable.headers().firstValue("Retry-After")).hasValue("9");
+		assertThat(unavailable.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertDegraded(unavailable, "best-effort", "simulation", "1");
+		JsonNode problem = JSON.readTree(unavailable.body());
+		assertThat(problem.get("type").asString()).isEqualTo("about:blank");
+		assertThat(problem.get("title").asString()).isEqualTo("Service Unavailable");
+		assertThat(problem.get("status").asInt()).isEqualTo(503);
+		assertThat(problem.get("detail").asString())
+			.isEqualTo("GET /api/report is degraded and has no reduced answer; retry after 9 s");
+		assertThat(problem.get("route").asString()).isEqualTo("GET /api/report");
+		assertThat(problem.get("retryAfterSeconds").asInt()).isEqualTo(9);
+	}
+
+	@Test
 	void theActuatorIsNeverShed() throws Exception {
 		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
 		HttpResponse<String> health = send("GET", "/actuator/health", null);
