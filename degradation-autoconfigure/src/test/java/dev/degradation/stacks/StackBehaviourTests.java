@@ -308,6 +308,19 @@ abstract class StackBehaviourTests {
 	}
 
 	@Test
+	void theStatusPageWithATrailingSlashSendsTheBrowserToThePage() throws Exception {
+		HttpResponse<String> slash = send("GET", "/actuator/degradation/ui/", null);
+		assertThat(slash.statusCode()).isEqualTo(302);
+		assertThat(slash.headers().firstValue("Location")).hasValue("../ui");
+		URI page = slash.uri().resolve(slash.headers().firstValue("Location").orElseThrow());
+		assertThat(page.getPath()).isEqualTo("/actuator/degradation/ui");
+		HttpResponse<String> followed = send("GET", page.getPath(), null);
+		assertThat(followed.statusCode()).isEqualTo(200);
+		assertThat(followed.body()).contains("<html", "status.js");
+		assertThat(send("HEAD", "/actuator/degradation/ui/", null).statusCode()).isEqualTo(302);
+	}
+
+	@Test
 	void healthShowsTheDegradationStateInItsDetailsAndStaysUp() throws Exception {
 		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
 		HttpResponse<String> response = send("GET", "/actuator/health", null);
