@@ -412,7 +412,8 @@ public class DegradationEndpoint {
 					(last != null) ? new ProbeDescriptor(last.outcome(), last.healthy(), last.detail(),
 							last.latency().toMillis(), last.at()) : null,
 					withoutSecrets(dependency.healthUrl()), dependency.healthCheck().timeout().toMillis(),
-					dependency.healthCheck().interval().toMillis(), status.breaker(), status.breakerChangedAt()));
+					dependency.healthCheck().interval().toMillis(), status.breaker(), status.breakerChangedAt(),
+					breakerNote(dependency, status)));
 		}
 		Map<String, SignalDescriptor> signals = new LinkedHashMap<>();
 		for (ShedSignal signal : this.engine.signals()) {
@@ -460,6 +461,25 @@ public class DegradationEndpoint {
 		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
 				shedTiers, state.changedAt(), state.reason(), signals, switches, overrides, overload, tiers,
 				dependencies);
+	}
+
+	/**
+	 * What the breaker's state means for the dependency's calls now. A half-open breaker is shown
+	 * as what it is: it stays half-open, after its routes are served again, until the application
+	 * calls the dependency, since only calls (not probes) test it.
+	 */
+	private static @Nullable String breakerNote(Dependency dependency, DependencyStatus status) {
+		return switch (status.breaker()) {
+			case CLOSED -> null;
+			case OPEN -> "open: calls are refused at once; it lets trial calls through "
+					+ ((status.breakerChangedAt() != null)
+							? "from " + status.breakerChangedAt().plus(dependency.calls().breaker().open()) + " " : "")
+					+ "(open_ms " + dependency.calls().breaker().open().toMillis() + ")";
+			case HALF_OPEN -> "half-open: the next " + dependency.calls().breaker().halfOpenCalls()
+					+ " calls to it are trials that close the breaker or open it again; it stays half-open until "
+					+ "the application calls it (probes do not count), so it is shown half-open after its routes "
+					+ "are served again, until traffic flows";
+		};
 	}
 
 	/**
@@ -651,10 +671,12 @@ public class DegradationEndpoint {
 	 * @param intervalMs the time between probes in milliseconds
 	 * @param breaker the state of the breaker that guards the application's calls
 	 * @param breakerChangedAt when the breaker last changed state, or {@code null} if it never did
+	 * @param breakerNote what the breaker's state means for the calls now ({@code OPEN}: refused
+	 * until when; {@code HALF_OPEN}: the next calls test it), or {@code null} while it is closed
 	 */
 	public record DependencyDescriptor(DependencyState state, DependencyState computedState, boolean forced,
 			double errorRate, int samples, @Nullable ProbeDescriptor lastProbe, @Nullable URI healthUrl, long timeoutMs,
-			long intervalMs, BreakerState breaker, @Nullable Instant breakerChangedAt) {
+			long intervalMs, BreakerState breaker, @Nullable Instant breakerChangedAt, @Nullable String breakerNote) {
 
 	}
 

@@ -166,6 +166,10 @@
       if (dependency.breakerChangedAt) {
         breakerCell.appendChild(sub('since ' + ago(dependency.breakerChangedAt)));
       }
+      if (dependency.breakerNote) {
+        breakerCell.appendChild(el('br', {}, []));
+        breakerCell.appendChild(sub(dependency.breakerNote));
+      }
       var probe = dependency.lastProbe;
       var probeCell = el('td', {}, probe
         ? [pill(probe.outcome, probe.healthy ? 'ok' : 'bad'), ' ' + probe.latencyMs + ' ms, ' + ago(probe.at),
