@@ -33,6 +33,7 @@ import org.springframework.boot.convert.DurationStyle;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedDemand;
+import dev.degradation.engine.ShedHold;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SimulationSignal;
 import dev.degradation.engine.SwitchOverride;
@@ -63,7 +64,8 @@ import dev.degradation.web.ManifestRouteCheck;
 @Endpoint(id = "degradation", defaultAccess = Access.READ_ONLY)
 @RegisterReflectionForBinding({ DegradationEndpoint.DegradationDescriptor.class,
 		DegradationEndpoint.SignalDescriptor.class, DegradationEndpoint.TierDescriptor.class,
-		DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.DependencyDescriptor.class,
+		DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.HoldDescriptor.class,
+		DegradationEndpoint.DependencyDescriptor.class,
 		DegradationEndpoint.ProbeDescriptor.class, DegradationEndpoint.OverrideDescriptor.class,
 		DegradationEndpoint.OverloadDescriptor.class, Simulation.class })
 public class DegradationEndpoint {
@@ -399,10 +401,17 @@ public class DegradationEndpoint {
 			for (Route route : tier.routes()) {
 				String cause = state.shedCause(index);
 				everyRouteShed = everyRouteShed && cause != null;
+				List<HoldDescriptor> heldBy = new ArrayList<>();
+				ShedHold last = null;
+				for (Map.Entry<String, ShedHold> held : state.holds(index).entrySet()) {
+					ShedHold hold = held.getValue();
+					heldBy.add(new HoldDescriptor(held.getKey(), hold.rule(), hold.detail(), hold.restoresAt()));
+					last = (last != null) ? last.later(hold) : hold;
+				}
 				routes.add(new RouteDescriptor(route.name(), route.method(), route.path(), route.fallback().kind(),
 						fallbackStatus(route.fallback()), route.requires(), cause != null, cause,
-						this.engine.fallbackCounts().count(index), route.position().toString(),
-						handledRoutes.handled(index)));
+						(last != null) ? last.restoresAt() : null, heldBy, this.engine.fallbackCounts().count(index),
+						route.position().toString(), handledRoutes.handled(index)));
 				index++;
 			}
 			// A tier is shed when every route of it is, whatever the cause: the level, a switch
@@ -422,7 +431,8 @@ public class DegradationEndpoint {
 					(last != null) ? new ProbeDescriptor(last.outcome(), last.healthy(), last.detail(),
 							last.latency().toMillis(), last.at()) : null,
 					withoutSecrets(dependency.healthUrl()), dependency.healthCheck().timeout().toMillis(),
-					dependency.healthCheck().interval().toMillis(), status.breaker(), status.breakerChangedAt()));
+					dependency.healthCheck().interval().toMillis(), status.breaker(), status.breakerChangedAt(),
+					breakerNote(dependency, status)));
 		}
 		Map<String, SignalDescriptor> signals = new LinkedHashMap<>();
 		for (ShedSignal signal : this.engine.signals()) {
@@ -470,6 +480,25 @@ public class DegradationEndpoint {
 		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
 				shedTiers, state.changedAt(), state.reason(), signals, switches, overrides, overload, tiers,
 				dependencies);
+	}
+
+	/**
+	 * What the breaker's state means for the dependency's calls now. A half-open breaker is shown
+	 * as what it is: it stays half-open, after its routes are served again, until the application
+	 * calls the dependency, since only calls (not probes) test it.
+	 */
+	private static @Nullable String breakerNote(Dependency dependency, DependencyStatus status) {
+		return switch (status.breaker()) {
+			case CLOSED -> null;
+			case OPEN -> "open: calls are refused at once; it lets trial calls through "
+					+ ((status.breakerChangedAt() != null)
+							? "from " + status.breakerChangedAt().plus(dependency.calls().breaker().open()) + " " : "")
+					+ "(open_ms " + dependency.calls().breaker().open().toMillis() + ")";
+			case HALF_OPEN -> "half-open: the next " + dependency.calls().breaker().halfOpenCalls()
+					+ " calls to it are trials that close the breaker or open it again; it stays half-open until "
+					+ "the application calls it (probes do not count), so it is shown half-open after its routes "
+					+ "are served again, until traffic flows";
+		};
 	}
 
 	/**
@@ -614,6 +643,12 @@ public class DegradationEndpoint {
 	 * @param shed whether the route is shed now
 	 * @param shedReason why it is shed, as in the {@code X-Degradation-Reason} header; {@code null}
 	 * when it is not
+	 * @param restoresAt when the route comes back if nothing changes (the latest restore time of
+	 * the rules that hold it); {@code null} when it is not shed, or while a rule that holds it waits
+	 * for a condition rather than a time (a dependency that has not recovered, a switch without a
+	 * time to live)
+	 * @param heldBy every rule that holds the route shed, one per signal that sheds it, in the
+	 * engine's order of signals; empty when it is not shed
 	 * @param fallbacksServed how many times the fallback answered since start
 	 * @param position where the route is declared in the manifest, as {@code line:column}
 	 * @param handled whether a handler of the application serves the route, or {@code null} when
@@ -621,7 +656,23 @@ public class DegradationEndpoint {
 	 */
 	public record RouteDescriptor(@Nullable String name, String method, String path, String fallback,
 			@Nullable Integer fallbackStatus, List<String> requires, boolean shed, @Nullable String shedReason,
-			long fallbacksServed, String position, @Nullable Boolean handled) {
+			@Nullable Instant restoresAt, List<HoldDescriptor> heldBy, long fallbacksServed, String position,
+			@Nullable Boolean handled) {
+
+	}
+
+	/**
+	 * A rule that holds a shed route, and when it lets the route go.
+	 *
+	 * @param signal the shed signal the rule belongs to, such as {@code dependencies}
+	 * @param rule the rule's short name, such as {@code dependency-failed},
+	 * {@code dependency-hysteresis}, {@code level-hysteresis}, {@code simulation}, or the signal's
+	 * short cause when it does not say
+	 * @param detail what holds the route and what lets it go, for people
+	 * @param restoresAt when the rule lets the route go if nothing changes, or {@code null} while
+	 * it waits for a condition
+	 */
+	public record HoldDescriptor(String signal, String rule, String detail, @Nullable Instant restoresAt) {
 
 	}
 
@@ -640,10 +691,12 @@ public class DegradationEndpoint {
 	 * @param intervalMs the time between probes in milliseconds
 	 * @param breaker the state of the breaker that guards the application's calls
 	 * @param breakerChangedAt when the breaker last changed state, or {@code null} if it never did
+	 * @param breakerNote what the breaker's state means for the calls now ({@code OPEN}: refused
+	 * until when; {@code HALF_OPEN}: the next calls test it), or {@code null} while it is closed
 	 */
 	public record DependencyDescriptor(DependencyState state, DependencyState computedState, boolean forced,
 			double errorRate, int samples, @Nullable ProbeDescriptor lastProbe, @Nullable URI healthUrl, long timeoutMs,
-			long intervalMs, BreakerState breaker, @Nullable Instant breakerChangedAt) {
+			long intervalMs, BreakerState breaker, @Nullable Instant breakerChangedAt, @Nullable String breakerNote) {
 
 	}
 

@@ -28,6 +28,12 @@ public final class DegradationStatusPage {
 	/** The path segment of the page under the endpoint. */
 	public static final String PAGE = "ui";
 
+	/**
+	 * Where the page is from its address with a trailing slash ({@code .../degradation/ui/}):
+	 * relative, so that it holds behind a proxy prefix.
+	 */
+	static final String FROM_SLASH = "../" + PAGE;
+
 	private static final String LOCATION = "META-INF/degradation/ui/";
 
 	private static final MimeType HTML = MimeType.valueOf("text/html;charset=UTF-8");
@@ -72,6 +78,17 @@ public final class DegradationStatusPage {
 		byte[] content = PAGE.equals(page) ? this.assets.get(asset) : null;
 		return (content != null) ? new WebEndpointResponse<>(new ByteArrayResource(content), 200, ASSETS.get(asset))
 				: null;
+	}
+
+	/**
+	 * Return the page's address with a trailing slash, which the Actuator matches no operation
+	 * for and the page's relative links do not resolve from: a filter sends it to the page.
+	 * @param endpointPath the endpoint's path within the application, such as
+	 * {@code /actuator/degradation}
+	 * @return the path, such as {@code /actuator/degradation/ui/}
+	 */
+	static String slashPath(String endpointPath) {
+		return (endpointPath.endsWith("/") ? endpointPath : endpointPath + "/") + PAGE + "/";
 	}
 
 	private static String read(String name) {

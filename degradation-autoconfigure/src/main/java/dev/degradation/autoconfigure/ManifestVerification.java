@@ -9,6 +9,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
@@ -25,12 +28,14 @@ import dev.degradation.web.ManifestRouteCheck;
  * position in the manifest); the handlers the manifest does not cover are listed once at DEBUG as
  * the core routes.
  *
- * <p>A context in which no route of the manifest matches any handler is taken for one that holds
- * only part of the application (a test that loads a few controllers, say): under {@code warn} its
- * check is reported at INFO, in one line, instead of warning that every route is wrong; under
- * {@code strict} it still fails.
+ * <p>A test slice ({@code @WebMvcTest}, {@code @WebFluxTest}: a context whose auto-configuration
+ * is overridden, {@code spring.boot.enableautoconfiguration=false}, and imported piecemeal) holds
+ * only part of the application; when no route of the manifest matches any of its handlers, its
+ * check is reported at INFO, in one line, instead of warning that every route is wrong. A full
+ * application is warned about, as {@code warn} promises, however many routes miss; under
+ * {@code strict} both fail.
  */
-public class ManifestVerification implements SmartInitializingSingleton {
+public class ManifestVerification implements SmartInitializingSingleton, EnvironmentAware {
 
 	private static final Log logger = LogFactory.getLog(ManifestVerification.class);
 
@@ -39,6 +44,8 @@ public class ManifestVerification implements SmartInitializingSingleton {
 	private final Supplier<List<HandlerRoute>> handlers;
 
 	private final DegradationProperties.Verify mode;
+
+	private boolean testSlice;
 
 	/**
 	 * Create a verification.
@@ -51,6 +58,17 @@ public class ManifestVerification implements SmartInitializingSingleton {
 		this.manifest = manifest;
 		this.handlers = handlers;
 		this.mode = mode;
+	}
+
+	/**
+	 * Learn whether the context is a test slice: Spring Boot's slices turn auto-configuration off
+	 * ({@value EnableAutoConfiguration#ENABLED_OVERRIDE_PROPERTY}{@code =false}) and import what they
+	 * hold.
+	 */
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.testSlice = !environment.getProperty(EnableAutoConfiguration.ENABLED_OVERRIDE_PROPERTY, Boolean.class,
+				true);
 	}
 
 	@Override
@@ -80,14 +98,19 @@ public class ManifestVerification implements SmartInitializingSingleton {
 			throw exception;
 		}
 		int routes = this.manifest.routes().size();
-		if (result.shadowed().isEmpty() && result.unmatched().size() == routes) {
+		if (this.testSlice && result.shadowed().isEmpty() && result.unmatched().size() == routes) {
 			logger.info("None of the " + routes + " routes of the degradation manifest '" + this.manifest.source()
-					+ "' matches one of the " + handlers.size() + " handlers of this application context: taken for a "
-					+ "context that holds only part of the application (a test slice, say), so no route is reported "
-					+ "as unmatched ('degradation.verify=strict' reports them)");
+					+ "' matches one of the " + handlers.size() + " handlers of this test slice, which holds only part "
+					+ "of the application, so no route is reported as unmatched ('degradation.verify=strict' reports "
+					+ "them)");
 			return;
 		}
-		logger.warn(exception.getMessage() + "\n(set 'degradation.verify=strict' to refuse to start instead)");
+		String hint = (result.unmatched().size() == routes)
+				? "\n(no route of the manifest matches a handler of this application: is it the manifest of another "
+						+ "service, or are the handlers' paths under a prefix the manifest does not write?)"
+				: "";
+		logger.warn(exception.getMessage() + hint
+				+ "\n(set 'degradation.verify=strict' to refuse to start instead, or 'off' not to check)");
 	}
 
 	/**

@@ -191,6 +191,44 @@ public final class DegradationState {
 				: Integer.toString(this.level);
 	}
 
+	/**
+	 * Return what holds a shed route and until when, by the name of each signal that sheds it, in
+	 * the engine's order of signals: the route comes back once every one of them lets it go. A
+	 * signal that does not say what holds it is shown by its short cause and its reason, with no
+	 * restore time. Worked out on each call, for the endpoint, not for the request path.
+	 * @param route the index of the route in {@code manifest().routes()}
+	 * @return the holds, empty when the route is not shed
+	 */
+	public Map<String, ShedHold> holds(int route) {
+		if (shedCause(route) == null) {
+			return Map.of();
+		}
+		int priority = this.manifest.tier(this.manifest.routes().get(route).tier()).orElseThrow().priority();
+		// The level is an exact demand's (simulation) when there is one, and those of the other
+		// signals apply only when there is none: the same rule as the engine's.
+		ShedDemand exact = null;
+		for (ShedDemand demand : this.demands.values()) {
+			if (demand.exact() && (exact == null || demand.level() > exact.level())) {
+				exact = demand;
+			}
+		}
+		Map<String, ShedHold> holds = new LinkedHashMap<>();
+		for (Map.Entry<String, ShedDemand> entry : this.demands.entrySet()) {
+			ShedDemand demand = entry.getValue();
+			boolean byLevel = priority <= demand.level() && ((exact != null) ? demand == exact : !demand.exact());
+			String routeCause = demand.routes().get(route);
+			if (byLevel) {
+				ShedHold hold = demand.levelHold(priority);
+				holds.put(entry.getKey(), (hold != null) ? hold : new ShedHold(demand.levelCause(), demand.reason(), null));
+			}
+			else if (routeCause != null) {
+				ShedHold hold = demand.routeHolds().get(route);
+				holds.put(entry.getKey(), (hold != null) ? hold : new ShedHold(routeCause, demand.reason(), null));
+			}
+		}
+		return holds;
+	}
+
 	boolean shedsSameRoutes(DegradationState other) {
 		return Arrays.equals(this.shedCauses, other.shedCauses);
 	}

@@ -60,6 +60,9 @@ public final class DependencySignal implements ShedSignal {
 
 	private Map<String, Integer> levelRequiredWhenFailed = new LinkedHashMap<>();
 
+	/** The tier priorities, lowest first. */
+	private List<Integer> priorities = List.of();
+
 	/** The dependencies that shed their routes now, with when they started to. */
 	private final Map<String, Instant> shedding = new LinkedHashMap<>();
 
@@ -123,6 +126,7 @@ public final class DependencySignal implements ShedSignal {
 		this.monitors = monitors;
 		this.routesRequiring = routesRequiring;
 		this.levelRequiredWhenFailed = levelRequiredWhenFailed;
+		this.priorities = priorities.stream().distinct().sorted().toList();
 		return new LevelHysteresis(priorities, this.hysteresis, this.clock.instant(),
 				"no failed dependency is required");
 	}
@@ -161,14 +165,51 @@ public final class DependencySignal implements ShedSignal {
 			return ShedDemand.NONE;
 		}
 		Map<Integer, String> routes = new LinkedHashMap<>();
+		Map<Integer, ShedHold> holds = new LinkedHashMap<>();
 		List<String> reasons = new ArrayList<>();
 		this.shedding.forEach((name, since) -> {
 			String cause = "dependency:" + name;
-			this.routesRequiring.get(name).forEach((route) -> routes.putIfAbsent(route, cause));
+			ShedHold hold = routesHold(name, since, now);
+			for (Integer route : this.routesRequiring.get(name)) {
+				routes.putIfAbsent(route, cause);
+				holds.merge(route, hold, ShedHold::later);
+			}
 			reasons.add(name + ((this.monitors.get(name).state() == DependencyState.FAILED) ? " failed"
 					: " recovered, held until " + since.plus(this.hysteresis) + " by the hysteresis"));
 		});
-		return ShedDemand.routes(routes, String.join("; ", reasons) + ": its routes are shed");
+		return ShedDemand.routes(routes, String.join("; ", reasons) + ": its routes are shed").withRouteHolds(holds);
+	}
+
+	/**
+	 * What holds the routes of a dependency that sheds them: its failure, and then the hysteresis
+	 * counted from when it began to shed them (not from when it recovered), so that a dependency
+	 * that flaps sheds and restores its routes at most once per hysteresis.
+	 */
+	private ShedHold routesHold(String name, Instant since, Instant now) {
+		Instant held = since.plus(this.hysteresis);
+		String hysteresis = "hysteresis_seconds (" + this.hysteresis.toSeconds() + " s, counted from " + since
+				+ ", when it began to shed them)";
+		DependencyMonitor monitor = this.monitors.get(name);
+		if (monitor.state() != DependencyState.FAILED) {
+			return new ShedHold("dependency-hysteresis", "dependency " + name + " has recovered; " + hysteresis
+					+ " holds the routes that require it until " + held, held);
+		}
+		DependencyStatus status = monitor.status();
+		String until;
+		if (status.forced()) {
+			until = "it is forced down by " + status.forcedBy() + ": they come back once it is released";
+		}
+		else if (status.breaker() == BreakerState.OPEN) {
+			until = "the breaker of its calls is open: they come back once it closes and the error rate is at or "
+					+ "below recovery_threshold (" + monitor.dependency().healthCheck().recoveryThreshold() + ")";
+		}
+		else {
+			until = "they come back once its error rate over window_seconds ("
+					+ monitor.dependency().healthCheck().window().toSeconds() + " s) is at or below recovery_threshold ("
+					+ monitor.dependency().healthCheck().recoveryThreshold() + ")";
+		}
+		return new ShedHold("dependency-failed", "dependency " + name + " failed; " + until
+				+ (now.isBefore(held) ? ", and not before " + held + " (" + hysteresis + ")" : ""), null);
 	}
 
 	private ShedDemand tiersDemand(Instant now) {
@@ -185,7 +226,24 @@ public final class DependencySignal implements ShedSignal {
 			return ShedDemand.NONE;
 		}
 		String cause = failed.isEmpty() ? "dependency-hysteresis" : "dependency:" + String.join(",", failed);
-		return ShedDemand.level(this.level.level(), cause, this.level.reason());
+		Map<Integer, ShedHold> holds = new LinkedHashMap<>();
+		String steps = "the level steps down one tier per hysteresis_seconds (" + this.level.hysteresis().toSeconds()
+				+ " s) since its last change";
+		for (int priority : this.priorities) {
+			if (priority > this.level.level()) {
+				break;
+			}
+			if (priority <= required) {
+				holds.put(priority, new ShedHold("dependency-failed", failedDependencies()
+						+ ": the tier comes back once they recover, then " + steps, null));
+			}
+			else {
+				Instant restoresAt = this.level.restoresAt(priority, required);
+				holds.put(priority, new ShedHold("level-hysteresis", steps + " (at " + this.level.changedAt()
+						+ ", to level " + this.level.level() + "); this tier's step comes at " + restoresAt, restoresAt));
+			}
+		}
+		return ShedDemand.level(this.level.level(), cause, this.level.reason()).withLevelHolds(holds);
 	}
 
 	/**

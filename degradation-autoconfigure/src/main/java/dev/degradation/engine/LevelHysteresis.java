@@ -77,6 +77,35 @@ public final class LevelHysteresis {
 	}
 
 	/**
+	 * Return when the level lets a tier go if what is required stays below it: each step down
+	 * waits the hysteresis since the last change, and the level must step past every tier
+	 * priority from its own down to the tier's.
+	 * @param priority the tier's priority, at most the level
+	 * @param required the level required now, below the tier's priority
+	 * @return the instant the tier is no longer shed
+	 */
+	public Instant restoresAt(int priority, int required) {
+		int steps = 1 + this.priorities.subSet(Math.max(priority, required + 1), true, this.level, false).size();
+		return this.changedAt.plus(this.hysteresis.multipliedBy(steps));
+	}
+
+	/**
+	 * Return the minimum time between two steps down.
+	 * @return the hysteresis
+	 */
+	public Duration hysteresis() {
+		return this.hysteresis;
+	}
+
+	/**
+	 * Return when the level last changed.
+	 * @return the instant
+	 */
+	public Instant changedAt() {
+		return this.changedAt;
+	}
+
+	/**
 	 * Return why the level is what it is: the reason of its last change.
 	 * @return the reason, empty before any change
 	 */

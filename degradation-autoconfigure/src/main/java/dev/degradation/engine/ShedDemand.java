@@ -1,6 +1,11 @@
 package dev.degradation.engine;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one {@link ShedSignal} demands at an instant: a shed level, routes to shed whatever the
@@ -17,8 +22,15 @@ import java.util.Map;
  * {@code DegradationManifest.routes()}, each with its short cause, such as
  * {@code dependency:recommendations-api}
  * @param reason a sentence for people: why the signal demands this
+ * @param levelHolds what holds the routes the level sheds and until when, by tier priority: the
+ * routes of a tier of priority {@code p} are held by the entry with the least key at or above
+ * {@code p} (one entry keyed by the level holds every tier alike); empty when the signal does not
+ * say
+ * @param routeHolds what holds each route demanded on its own and until when, by route index;
+ * empty when the signal does not say
  */
-public record ShedDemand(int level, boolean exact, String levelCause, Map<Integer, String> routes, String reason) {
+public record ShedDemand(int level, boolean exact, String levelCause, Map<Integer, String> routes, String reason,
+		NavigableMap<Integer, ShedHold> levelHolds, Map<Integer, ShedHold> routeHolds) {
 
 	/** A demand of nothing. */
 	public static final ShedDemand NONE = new ShedDemand(0, false, "", Map.of(), "");
@@ -28,6 +40,20 @@ public record ShedDemand(int level, boolean exact, String levelCause, Map<Intege
 			throw new IllegalArgumentException("A demanded level must be 0 or more, but was " + level);
 		}
 		routes = Map.copyOf(routes);
+		levelHolds = Collections.unmodifiableNavigableMap(new TreeMap<>(levelHolds));
+		routeHolds = Map.copyOf(routeHolds);
+	}
+
+	/**
+	 * Create a demand that does not say what holds its routes.
+	 * @param level the shed level demanded, 0 for none
+	 * @param exact whether the level replaces the levels other signals demand
+	 * @param levelCause the short cause given to the routes the level sheds
+	 * @param routes the routes demanded shed whatever the level, each with its short cause
+	 * @param reason why
+	 */
+	public ShedDemand(int level, boolean exact, String levelCause, Map<Integer, String> routes, String reason) {
+		this(level, exact, levelCause, routes, reason, new TreeMap<>(), Map.of());
 	}
 
 	/**
@@ -49,6 +75,40 @@ public record ShedDemand(int level, boolean exact, String levelCause, Map<Intege
 	 */
 	public static ShedDemand routes(Map<Integer, String> routes, String reason) {
 		return new ShedDemand(0, false, "", routes, reason);
+	}
+
+	/**
+	 * Return this demand, saying what holds the routes its level sheds and until when.
+	 * @param holds the holds by tier priority, as {@link #levelHolds()} reads them
+	 * @return the demand
+	 */
+	public ShedDemand withLevelHolds(Map<Integer, ShedHold> holds) {
+		return new ShedDemand(this.level, this.exact, this.levelCause, this.routes, this.reason, new TreeMap<>(holds),
+				this.routeHolds);
+	}
+
+	/**
+	 * Return this demand, saying what holds each route it demands on its own and until when.
+	 * @param holds the holds by route index
+	 * @return the demand
+	 */
+	public ShedDemand withRouteHolds(Map<Integer, ShedHold> holds) {
+		return new ShedDemand(this.level, this.exact, this.levelCause, this.routes, this.reason, this.levelHolds,
+				holds);
+	}
+
+	/**
+	 * Return what holds the routes of a tier that this demand's level sheds.
+	 * @param priority the tier's priority
+	 * @return the hold, or {@code null} when the level does not shed the tier or the signal does
+	 * not say
+	 */
+	public @Nullable ShedHold levelHold(int priority) {
+		if (priority > this.level) {
+			return null;
+		}
+		Map.Entry<Integer, ShedHold> entry = this.levelHolds.ceilingEntry(priority);
+		return (entry != null) ? entry.getValue() : null;
 	}
 
 	/**

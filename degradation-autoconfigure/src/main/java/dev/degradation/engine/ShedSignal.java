@@ -14,7 +14,10 @@ import dev.degradation.manifest.DegradationManifest;
  * {@link DegradationEngine#evaluate()} (or is changed through an engine method that does), so that
  * the engine asks it again. {@link #demand} is called under the engine's lock: it must be quick,
  * do no I/O and never call back into the engine. Time-based behaviour, such as a hysteresis,
- * belongs to the signal, judged on the instant it is given.
+ * belongs to the signal, judged on the instant it is given. A signal that knows when it lets its
+ * routes go says so with {@link ShedHold holds} on its demand ({@link ShedDemand#withRouteHolds},
+ * {@link ShedDemand#withLevelHolds}), so that the endpoint can tell an operator why a route is
+ * still shed and when it comes back.
  */
 public interface ShedSignal {
 

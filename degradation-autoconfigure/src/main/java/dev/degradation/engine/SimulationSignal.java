@@ -99,8 +99,16 @@ public final class SimulationSignal implements ShedSignal {
 		if (!current.enabled()) {
 			return ShedDemand.NONE;
 		}
-		return new ShedDemand(current.level(), true, NAME, Map.of(),
+		ShedDemand demand = new ShedDemand(current.level(), true, NAME, Map.of(),
 				"simulation at level " + current.level());
+		SimulationOverride set = this.override;
+		if (set == null) {
+			return demand;
+		}
+		String detail = "simulation at level " + set.level() + " set by " + set.by() + " at " + set.at()
+				+ ((set.until() != null) ? ", until " + set.until()
+						: ", until turned off (POST {\"enabled\": false} or DELETE on the endpoint)");
+		return demand.withLevelHolds(Map.of(set.level(), new ShedHold(NAME, detail, set.until())));
 	}
 
 	@Override

@@ -7,7 +7,9 @@ import java.time.Duration;
  * say otherwise, and how long the shed level waits between two steps down.
  *
  * @param healthCheck the health check every dependency inherits and may override key by key
- * @param hysteresis minimum time between two steps down of the shed level
+ * @param hysteresis with {@link ShedScope#ROUTES}, how long a failed dependency's routes stay shed at
+ * least, counted from when it began to shed them; with {@link ShedScope#TIERS}, the minimum time
+ * between two steps down of the shed level
  * ({@code hysteresis_seconds})
  * @param failedDependencySheds what a failed dependency sheds ({@code failed_dependency_sheds})
  */

@@ -65,7 +65,9 @@ public final class DependencyMonitor {
 	 */
 	public synchronized @Nullable DependencyStateChange record(ProbeResult result) {
 		DependencyState before = effective();
-		this.window.add(result.at(), result.healthy());
+		if (result.counts()) {
+			this.window.add(result.at(), result.healthy());
+		}
 		this.lastProbe = result;
 		judge(result.at());
 		// A failed probe says why (no such health indicator, connection refused, ...), so that the

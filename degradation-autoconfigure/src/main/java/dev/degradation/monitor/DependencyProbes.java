@@ -2,6 +2,8 @@ package dev.degradation.monitor;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -38,6 +40,9 @@ public final class DependencyProbes {
 	private final BiConsumer<Dependency, ProbeResult> results;
 
 	private final Runnable onStop;
+
+	/** The dependencies whose health URL was warned about as not served. */
+	private final Set<String> warnedNotFound = ConcurrentHashMap.newKeySet();
 
 	private final String threadNamePrefix = "degradation-probe-" + instances.incrementAndGet() + "-";
 
@@ -125,6 +130,7 @@ public final class DependencyProbes {
 		try {
 			ProbeResult result = this.probe.probe(dependency);
 			if (!prober.isInterrupted()) {
+				warnOnceIfNotFound(dependency, result);
 				this.results.accept(dependency, result);
 			}
 		}
@@ -134,6 +140,21 @@ public final class DependencyProbes {
 		}
 		finally {
 			deadline.cancel(false);
+		}
+	}
+
+	/**
+	 * A health URL that is not served sheds nothing (its probes do not count), so it must be
+	 * said once, loudly: in production it is a wrong {@code health_url}, in a test a dependency
+	 * stubbed (with WireMock, say) without its health URL.
+	 */
+	private void warnOnceIfNotFound(Dependency dependency, ProbeResult result) {
+		if (!result.counts() && this.warnedNotFound.add(dependency.name())) {
+			logger.warn("Dependency '" + dependency.name() + "': its health_url " + dependency.healthUrl()
+					+ " answered 404 Not Found, so its probes say nothing of its health and do not count: they "
+					+ "shed no route. Fix 'health_url' in the manifest (or judge it by a 'health_indicator'); "
+					+ "in a test that stubs the dependency without its health URL, stub that URL too or set "
+					+ "'degradation.probes.enabled=false'");
 		}
 	}
 

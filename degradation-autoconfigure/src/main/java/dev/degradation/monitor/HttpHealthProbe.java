@@ -15,7 +15,8 @@ import dev.degradation.manifest.Dependency;
 
 /**
  * Probes a dependency with an HTTP GET of its {@code health_url}: healthy on a 2xx status line
- * within {@code timeout_ms}.
+ * within {@code timeout_ms}; a {@code 404} is a health URL that is not served, which is no
+ * evidence either way ({@link ProbeResult#NOT_FOUND}).
  *
  * <p>Uses {@link HttpURLConnection} on the calling (probe) thread, with the connection closed
  * after every probe: no connection pool, no keep-alive thread, and no selector thread that

@@ -8,7 +8,8 @@ import java.time.Instant;
  *
  * @param healthy whether the dependency answered 2xx within its timeout
  * @param outcome a short, bounded description for logs, metrics and the endpoint: {@code ok},
- * {@code http_5xx}, {@code timeout}, {@code refused}, {@code down} or {@code error}
+ * {@code http_5xx}, {@code not_found}, {@code timeout}, {@code refused}, {@code down} or
+ * {@code error}
  * @param detail a human-readable detail, such as the exception message
  * @param at when the probe finished
  * @param latency how long the probe took
@@ -27,17 +28,39 @@ public record ProbeResult(boolean healthy, String outcome, String detail, Instan
 	/** Outcome of a probe whose health indicator reported a status other than UP. */
 	public static final String DOWN = "down";
 
+	/**
+	 * Outcome of a probe answered {@code 404 Not Found}: the dependency answered, but serves
+	 * nothing at the health URL, so the URL is wrong (or, in a test, not stubbed). Such a probe
+	 * says nothing of the dependency's health and does not count ({@link #counts()}).
+	 */
+	public static final String NOT_FOUND = "not_found";
+
 	/** Outcome of a probe that failed in any other way (unknown host, reset, protocol error). */
 	public static final String ERROR = "error";
 
 	/**
 	 * Return the outcome of a probe answered with a given HTTP status.
 	 * @param status the status code
-	 * @return {@code ok} for 2xx, otherwise the status class, such as {@code http_5xx}, so that
+	 * @return {@code ok} for 2xx, {@code not_found} for 404, otherwise the status class, such as
+	 * {@code http_5xx}, so that
 	 * the outcome stays a bounded metric tag
 	 */
 	public static String outcomeOf(int status) {
+		if (status == 404) {
+			return NOT_FOUND;
+		}
 		return (status >= 200 && status < 300) ? OK : "http_" + (status / 100) + "xx";
+	}
+
+	/**
+	 * Return whether this result is evidence of the dependency's health and counts in its window.
+	 * A {@link #NOT_FOUND} is not: a health URL that is not served is a mistake of configuration
+	 * (or an unstubbed URL in a test), and a mistake must never shed routes; it is warned about
+	 * instead.
+	 * @return whether it counts
+	 */
+	public boolean counts() {
+		return !NOT_FOUND.equals(this.outcome);
 	}
 
 }

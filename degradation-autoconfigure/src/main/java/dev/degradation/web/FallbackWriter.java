@@ -1,8 +1,13 @@
 package dev.degradation.web;
 
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.stream.Stream;
+
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
 
 import dev.degradation.engine.DegradationState;
 import dev.degradation.manifest.Fallback;
@@ -42,17 +47,19 @@ public abstract sealed class FallbackWriter
 	public static FallbackWriter of(Route route, StaleAnswers staleAnswers) {
 		Fallback fallback = route.fallback();
 		if (fallback instanceof Fallback.Stale stale) {
-			return new Stale(route.tier(), staleAnswers.forRoute(route, stale), writer(route.tier(), stale.otherwise()));
+			return new Stale(route.tier(), staleAnswers.forRoute(route, stale),
+					writer(route, stale.otherwise(), "has no copy of its last good answer young enough to serve"));
 		}
-		return writer(route.tier(), fallback);
+		return writer(route, fallback, "has no reduced answer");
 	}
 
-	private static FallbackWriter writer(String tier, Fallback fallback) {
+	private static FallbackWriter writer(Route route, Fallback fallback, String why) {
+		String tier = route.tier();
 		if (fallback instanceof Fallback.Static staticFallback) {
 			return new Static(tier, staticFallback);
 		}
 		if (fallback instanceof Fallback.Unavailable unavailable) {
-			return new Unavailable(tier, unavailable.retryAfterSeconds());
+			return new Unavailable(route, unavailable.retryAfterSeconds(), why);
 		}
 		if (fallback instanceof Fallback.Drop) {
 			return new Drop(tier);
@@ -142,16 +149,43 @@ public abstract sealed class FallbackWriter
 	}
 
 	/**
-	 * {@code 503 Service Unavailable} with a {@code Retry-After}.
+	 * {@code 503 Service Unavailable} with a {@code Retry-After} and a problem detail (RFC 9457,
+	 * {@code application/problem+json}) that tells a JSON client what it got: which route, which
+	 * tier, why there is no answer and when to come back. The body is the same for every request
+	 * of the route (why the route is shed is in the {@code X-Degradation-Reason} header), so it is
+	 * written once, when the route table is compiled.
 	 */
 	static final class Unavailable extends FallbackWriter {
 
+		/** The media type of a problem detail (RFC 9457). */
+		static final String PROBLEM_JSON = "application/problem+json";
+
+		private static final JsonFactory JSON = new JsonFactory();
+
 		private final Answer answer;
 
-		Unavailable(String tier, int retryAfterSeconds) {
-			super(tier);
-			this.answer = new Answer(503, new String[] { "Retry-After", Integer.toString(retryAfterSeconds) },
-					Answer.EMPTY);
+		Unavailable(Route route, int retryAfterSeconds, String why) {
+			super(route.tier());
+			this.answer = new Answer(503, new String[] { "Retry-After", Integer.toString(retryAfterSeconds),
+					"Content-Type", PROBLEM_JSON }, problem(route, retryAfterSeconds, why));
+		}
+
+		private static byte[] problem(Route route, int retryAfterSeconds, String why) {
+			StringWriter body = new StringWriter();
+			try (JsonGenerator json = JSON.createGenerator(ObjectWriteContext.empty(), body)) {
+				json.writeStartObject();
+				json.writeStringProperty("type", "about:blank");
+				json.writeStringProperty("title", "Service Unavailable");
+				json.writeNumberProperty("status", 503);
+				json.writeStringProperty("detail",
+						route + " is degraded and " + why + "; retry after " + retryAfterSeconds + " s");
+				json.writeBooleanProperty("degraded", true);
+				json.writeStringProperty("tier", route.tier());
+				json.writeStringProperty("route", route.toString());
+				json.writeNumberProperty("retryAfterSeconds", retryAfterSeconds);
+				json.writeEndObject();
+			}
+			return body.toString().getBytes(StandardCharsets.UTF_8);
 		}
 
 		@Override

@@ -166,6 +166,10 @@
       if (dependency.breakerChangedAt) {
         breakerCell.appendChild(sub('since ' + ago(dependency.breakerChangedAt)));
       }
+      if (dependency.breakerNote) {
+        breakerCell.appendChild(el('br', {}, []));
+        breakerCell.appendChild(sub(dependency.breakerNote));
+      }
       var probe = dependency.lastProbe;
       var probeCell = el('td', {}, probe
         ? [pill(probe.outcome, probe.healthy ? 'ok' : 'bad'), ' ' + probe.latencyMs + ' ms, ' + ago(probe.at),
@@ -188,6 +192,20 @@
     });
   }
 
+  // When a shed route comes back and what holds it: one line per rule, the detail on hover.
+  function comesBack(route) {
+    if (!route.shed) {
+      return el('td', {}, ['\u2013']);
+    }
+    var lines = [route.restoresAt ? time(route.restoresAt) + ' (' + ago(route.restoresAt) + ')' : 'when a condition clears'];
+    (route.heldBy || []).forEach(function (hold) {
+      var line = sub(hold.rule + (hold.restoresAt ? ' until ' + time(hold.restoresAt) : ''));
+      line.setAttribute('title', hold.detail);
+      lines.push(el('br', {}, []), line);
+    });
+    return el('td', { 'data-restores-at': route.restoresAt || '' }, lines);
+  }
+
   function renderTiers(status) {
     var container = clear(byId('tiers'));
     (status.tiers || []).forEach(function (tier) {
@@ -196,6 +214,7 @@
           el('td', {}, [el('code', {}, [routeName(route)])]),
           el('td', {}, [route.shed ? pill('shed', 'bad') : pill('served', 'ok')]),
           el('td', {}, [route.shed ? (route.shedReason || 'level') : '\u2013']),
+          comesBack(route),
           el('td', {}, [route.fallback]),
           el('td', {}, [(route.requires || []).join(', ') || '\u2013']),
           el('td', { 'class': 'num' }, [String(route.fallbacksServed)])
@@ -204,7 +223,7 @@
       container.appendChild(el('div', { 'class': 'tier', 'data-tier': tier.name, 'data-shed': String(tier.shed) }, [
         el('h3', {}, [tier.name + ' (priority ' + tier.priority + ') ', tier.shed ? pill('tier shed', 'bad') : null]),
         el('table', {}, [
-          el('thead', {}, [el('tr', {}, ['Route', 'Now', 'Cause', 'Fallback', 'Requires', 'Fallbacks served']
+          el('thead', {}, [el('tr', {}, ['Route', 'Now', 'Cause', 'Comes back', 'Fallback', 'Requires', 'Fallbacks served']
             .map(function (title) { return el('th', {}, [title]); }))]),
           el('tbody', {}, rows)
         ])

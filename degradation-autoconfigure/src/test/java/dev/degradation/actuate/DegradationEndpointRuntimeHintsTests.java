@@ -21,7 +21,8 @@ class DegradationEndpointRuntimeHintsTests {
 				DegradationEndpoint.class);
 		for (Class<?> type : new Class<?>[] { DegradationEndpoint.DegradationDescriptor.class,
 				DegradationEndpoint.SignalDescriptor.class, DegradationEndpoint.TierDescriptor.class,
-				DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.DependencyDescriptor.class,
+				DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.HoldDescriptor.class,
+				DegradationEndpoint.DependencyDescriptor.class,
 				DegradationEndpoint.ProbeDescriptor.class }) {
 			assertThat(RuntimeHintsPredicates.reflection().onType(type)).as(type.getSimpleName()).accepts(hints);
 		}

@@ -3,6 +3,7 @@ package dev.degradation.actuate;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.monitor.BreakerState;
+import dev.degradation.testapp.MutableClock;
 import dev.degradation.web.HandlerRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +41,34 @@ class DegradationEndpointTests {
 		assertThat(descriptor.dependencies().get("catalog").healthUrl())
 			.hasToString("https://catalog.internal:8443/healthz");
 		assertThat(descriptor.dependencies().get("search").healthUrl()).hasToString("http://search:8080/healthz");
+	}
+
+	@Test
+	void aBreakerIsShownAsWhatItIsWithWhatItsStateMeansForTheCalls() {
+		String manifest = """
+				dependencies:
+				  catalog: { health_url: "http://catalog:8080/healthz" }
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
+				""";
+		MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+		DegradationEngine engine = new DegradationEngine(
+				ManifestLoader.standard().load("m.yaml", manifest.getBytes(StandardCharsets.UTF_8)), clock);
+		DegradationEndpoint endpoint = new DegradationEndpoint(engine);
+		assertThat(endpoint.degradation().dependencies().get("catalog").breakerNote()).isNull();
+		engine.recordBreaker("catalog", BreakerState.OPEN);
+		assertThat(endpoint.degradation().dependencies().get("catalog").breakerNote())
+			.isEqualTo("open: calls are refused at once; it lets trial calls through from 2026-12-01T10:00:05Z "
+					+ "(open_ms 5000)");
+		clock.advance(Duration.ofSeconds(5));
+		engine.recordBreaker("catalog", BreakerState.HALF_OPEN);
+		DegradationEndpoint.DependencyDescriptor halfOpen = endpoint.degradation().dependencies().get("catalog");
+		assertThat(halfOpen.breaker()).isEqualTo(BreakerState.HALF_OPEN);
+		assertThat(halfOpen.breakerNote()).startsWith("half-open: the next 3 calls to it are trials")
+			.contains("it stays half-open until the application calls it (probes do not count)");
 	}
 
 	@Test

@@ -107,6 +107,9 @@ class DegradationStatusPageIntegrationTests {
 		void thePageFollowsTheActuatorsBasePath() throws Exception {
 			RawHttp http = new RawHttp(this.port);
 			assertThat(http.send("GET", "/manage/degradation/ui", "Accept: text/html").status()).isEqualTo(200);
+			Response slash = http.send("GET", "/manage/degradation/ui/", "Accept: text/html");
+			assertThat(slash.status()).isEqualTo(302);
+			assertThat(slash.header("Location")).isEqualTo("../ui");
 			assertThat(http.send("GET", "/actuator/degradation/ui", "Accept: text/html").status()).isEqualTo(404);
 		}
 
@@ -128,6 +131,10 @@ class DegradationStatusPageIntegrationTests {
 		void thePageIsServedWhereTheEndpointIs() throws Exception {
 			assertThat(new RawHttp(this.managementPort).send("GET", "/actuator/degradation/ui", "Accept: text/html")
 				.status()).isEqualTo(200);
+			assertThat(new RawHttp(this.managementPort).send("GET", "/actuator/degradation/ui/", "Accept: text/html")
+				.status()).isEqualTo(302);
+			assertThat(new RawHttp(this.port).send("GET", "/actuator/degradation/ui/", "Accept: text/html").status())
+				.isEqualTo(404);
 			assertThat(new RawHttp(this.port).send("GET", "/actuator/degradation/ui", "Accept: text/html").status())
 				.isEqualTo(404);
 		}
@@ -147,6 +154,7 @@ class DegradationStatusPageIntegrationTests {
 		void thePageIsNotFoundAndTheJsonStays() throws Exception {
 			RawHttp http = new RawHttp(this.port);
 			assertThat(http.send("GET", "/actuator/degradation/ui", "Accept: text/html").status()).isEqualTo(404);
+			assertThat(http.send("GET", "/actuator/degradation/ui/", "Accept: text/html").status()).isEqualTo(404);
 			assertThat(http.send("GET", "/actuator/degradation/ui/status.js", "Accept: */*").status())
 				.isEqualTo(404);
 			assertThat(http.send("GET", "/actuator/degradation", "Accept: application/json").status())
@@ -170,6 +178,7 @@ class DegradationStatusPageIntegrationTests {
 			assertThat(http.send("GET", "/actuator/degradation", "Accept: application/json").status())
 				.isEqualTo(401);
 			assertThat(http.send("GET", "/actuator/degradation/ui", "Accept: text/html").status()).isEqualTo(401);
+			assertThat(http.send("GET", "/actuator/degradation/ui/", "Accept: text/html").status()).isEqualTo(401);
 			assertThat(http.send("GET", "/actuator/degradation/ui/status.js", "Accept: */*").status())
 				.isEqualTo(401);
 			String operator = "Authorization: Basic "

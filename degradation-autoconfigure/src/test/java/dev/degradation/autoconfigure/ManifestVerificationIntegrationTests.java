@@ -103,17 +103,17 @@ class ManifestVerificationIntegrationTests {
 	}
 
 	@Test
-	void aContextWithNoHandlerOfTheManifestIsTakenForPartOfTheApplicationAndNotWarnedAbout(CapturedOutput output) {
+	void aFullApplicationWithNoHandlerOfTheManifestIsWarnedAboutAsWarnPromises(CapturedOutput output) {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(FunctionalApplication.class)
 			.properties("server.port=0", "degradation.manifest=classpath:manifests/shop.yaml",
-					"degradation.probes.enabled=false", "degradation.verify=warn")
+					"degradation.probes.enabled=false")
 			.run()) {
 			assertThat(context.isActive()).isTrue();
 		}
-		assertThat(output.getOut()).doesNotContain("matches no handler")
-			.containsPattern("INFO .*None of the 5 routes of the degradation manifest 'classpath:manifests/shop.yaml' "
-					+ "matches one of the \\d+ handlers of this application context: taken for a context that holds "
-					+ "only part of the application");
+		assertThat(output.getOut()).containsPattern("WARN .*ManifestVerification")
+			.contains("GET /api/recommendations matches no handler")
+			.contains("no route of the manifest matches a handler of this application")
+			.doesNotContain("test slice");
 		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(FunctionalApplication.class)
 			.properties("server.port=0", "degradation.manifest=classpath:manifests/shop.yaml",
 					"degradation.probes.enabled=false", "degradation.verify=strict")

@@ -141,6 +141,50 @@ class ShedLevelTests {
 	}
 
 	@Test
+	void eachTierSaysWhenTheStepsDownOfTheLevelLetItGo() {
+		this.engine.forceDependency("search", DependencyState.FAILED);
+		DegradationState failed = this.engine.state();
+		assertThat(failed.holds(0).get(DependencySignal.NAME).rule()).isEqualTo("dependency-failed");
+		assertThat(failed.holds(0).get(DependencySignal.NAME).restoresAt()).isNull();
+		this.clock.advance(Duration.ofSeconds(10));
+		this.engine.releaseDependency("search");
+		Instant changedAt = this.engine.state().changedAt();
+		// Routes by index: 0 /track (priority 1), 1 /recommendations (2), 2 /search (5).
+		DegradationState held = this.engine.state();
+		assertThat(held.holds(2).get(DependencySignal.NAME)).satisfies((hold) -> {
+			assertThat(hold.rule()).isEqualTo("level-hysteresis");
+			assertThat(hold.restoresAt()).isEqualTo(changedAt.plus(HYSTERESIS));
+		});
+		assertThat(held.holds(1).get(DependencySignal.NAME).restoresAt())
+			.isEqualTo(changedAt.plus(HYSTERESIS.multipliedBy(2)));
+		Instant trackBack = held.holds(0).get(DependencySignal.NAME).restoresAt();
+		assertThat(trackBack).isEqualTo(changedAt.plus(HYSTERESIS.multipliedBy(3)));
+		this.clock.set(changedAt.plus(HYSTERESIS));
+		assertThat(this.engine.evaluate().level()).isEqualTo(2);
+		assertThat(this.engine.state().holds(0).get(DependencySignal.NAME).restoresAt()).isEqualTo(trackBack);
+		this.clock.set(changedAt.plus(HYSTERESIS.multipliedBy(2)));
+		assertThat(this.engine.evaluate().level()).isEqualTo(1);
+		this.clock.set(trackBack.minusMillis(1));
+		assertThat(this.engine.evaluate().shedCause(0)).isNotNull();
+		this.clock.set(trackBack);
+		assertThat(this.engine.evaluate().shedCause(0)).isNull();
+	}
+
+	@Test
+	void aTierStillRequiredWaitsForItsDependencyWithoutARestoreTime() {
+		this.engine.forceDependency("recommendations", DependencyState.FAILED);
+		this.engine.forceDependency("search", DependencyState.FAILED);
+		this.engine.releaseDependency("search");
+		DegradationState state = this.engine.state();
+		assertThat(state.holds(2).get(DependencySignal.NAME).rule()).isEqualTo("level-hysteresis");
+		assertThat(state.holds(1).get(DependencySignal.NAME)).satisfies((hold) -> {
+			assertThat(hold.rule()).isEqualTo("dependency-failed");
+			assertThat(hold.restoresAt()).isNull();
+			assertThat(hold.detail()).contains("recommendations failed");
+		});
+	}
+
+	@Test
 	void theLevelNeverStepsBelowWhatIsStillRequired() {
 		this.engine.forceDependency("recommendations", DependencyState.FAILED);
 		this.engine.forceDependency("search", DependencyState.FAILED);

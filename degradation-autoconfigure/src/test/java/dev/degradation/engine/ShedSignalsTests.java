@@ -135,6 +135,56 @@ class ShedSignalsTests {
 	}
 
 	@Test
+	void aShedRouteSaysItsFailedDependencyHoldsItAndNotBeforeWhen() {
+		probe("analytics", false, false, false);
+		Instant shedAt = this.clock.instant();
+		assertThat(this.engine.state().holds(0)).containsOnlyKeys(DependencySignal.NAME)
+			.extractingByKey(DependencySignal.NAME)
+			.satisfies((hold) -> {
+				assertThat(hold.rule()).isEqualTo("dependency-failed");
+				assertThat(hold.restoresAt()).isNull();
+				assertThat(hold.detail()).contains("analytics failed", "recovery_threshold (0.15)",
+						"not before " + shedAt.plus(HYSTERESIS));
+			});
+		assertThat(this.engine.state().holds(1)).isEmpty();
+	}
+
+	@Test
+	void aRecoveredDependencySaysTheHysteresisHoldsItsRoutesAndUntilWhen() {
+		this.engine.forceDependency("analytics", DependencyState.FAILED);
+		this.clock.advance(Duration.ofSeconds(10));
+		this.engine.releaseDependency("analytics");
+		DegradationState state = this.engine.state();
+		ShedHold hold = state.holds(3).get(DependencySignal.NAME);
+		assertThat(hold.rule()).isEqualTo("dependency-hysteresis");
+		assertThat(hold.restoresAt()).isEqualTo(START.plus(HYSTERESIS));
+		assertThat(hold.detail()).contains("analytics has recovered", "hysteresis_seconds (90 s, counted from " + START);
+		this.clock.set(hold.restoresAt());
+		assertThat(this.engine.evaluate().shedCause(3)).isNull();
+		assertThat(this.engine.state().holds(3)).isEmpty();
+	}
+
+	@Test
+	void aRouteHeldByTwoSignalsNamesBothAndSimulationSaysUntilWhen() {
+		this.engine.forceDependency("analytics", DependencyState.FAILED);
+		DegradationState state = this.engine.simulate(1, Duration.ofMinutes(15), "ci");
+		assertThat(state.holds(0)).containsOnlyKeys(DependencySignal.NAME, SimulationSignal.NAME);
+		ShedHold simulation = state.holds(0).get(SimulationSignal.NAME);
+		assertThat(simulation.rule()).isEqualTo("simulation");
+		assertThat(simulation.restoresAt()).isEqualTo(START.plus(Duration.ofMinutes(15)));
+		assertThat(simulation.detail()).contains("set by ci");
+		assertThat(simulation.later(state.holds(0).get(DependencySignal.NAME)).restoresAt()).isNull();
+		assertThat(state.holds(1)).containsOnlyKeys(SimulationSignal.NAME);
+	}
+
+	@Test
+	void aSignalThatDoesNotSayWhatHoldsARouteIsShownByItsCauseAndReason() {
+		this.custom.demand = ShedDemand.routes(Map.of(1, "maintenance:assign"), "the assignment store is migrated");
+		ShedHold hold = this.engine.evaluate().holds(1).get("test");
+		assertThat(hold).isEqualTo(new ShedHold("maintenance:assign", "the assignment store is migrated", null));
+	}
+
+	@Test
 	void eachDependencyHasItsOwnHysteresis() {
 		this.engine.forceDependency("analytics", DependencyState.FAILED);
 		this.clock.advance(Duration.ofSeconds(60));

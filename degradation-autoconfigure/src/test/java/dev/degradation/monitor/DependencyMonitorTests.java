@@ -53,6 +53,20 @@ class DependencyMonitorTests {
 	}
 
 	@Test
+	void aHealthUrlThatIsNotServedIsNoEvidenceAndShedsNothing() {
+		for (int i = 0; i < 10; i++) {
+			this.clock.advance(Duration.ofMillis(500));
+			assertThat(this.monitor.record(new ProbeResult(false, ProbeResult.outcomeOf(404), "HTTP 404",
+					this.clock.instant(), Duration.ofMillis(3)))).isNull();
+		}
+		assertThat(this.monitor.state()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(this.monitor.status().samples()).isZero();
+		assertThat(this.monitor.status().lastProbe().outcome()).isEqualTo(ProbeResult.NOT_FOUND);
+		assertThat(ProbeResult.outcomeOf(410)).isEqualTo("http_4xx");
+		assertThat(ProbeResult.outcomeOf(503)).isEqualTo("http_5xx");
+	}
+
+	@Test
 	void theChangeToFailedSaysWhyTheLastProbeFailed() {
 		probe(false);
 		probe(false);

@@ -135,6 +135,24 @@ abstract class StackBehaviourTests {
 	}
 
 	@Test
+	void anUnavailableRouteAnswers503WithItsRetryAfterAndAProblemDetail() throws Exception {
+		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
+		HttpResponse<String> unavailable = send("GET", "/api/report", null);
+		assertThat(unavailable.statusCode()).isEqualTo(503);
+		assertThat(unavailable.headers().firstValue("Retry-After")).hasValue("9");
+		assertThat(unavailable.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertDegraded(unavailable, "best-effort", "simulation", "1");
+		JsonNode problem = JSON.readTree(unavailable.body());
+		assertThat(problem.get("type").asString()).isEqualTo("about:blank");
+		assertThat(problem.get("title").asString()).isEqualTo("Service Unavailable");
+		assertThat(problem.get("status").asInt()).isEqualTo(503);
+		assertThat(problem.get("detail").asString())
+			.isEqualTo("GET /api/report is degraded and has no reduced answer; retry after 9 s");
+		assertThat(problem.get("route").asString()).isEqualTo("GET /api/report");
+		assertThat(problem.get("retryAfterSeconds").asInt()).isEqualTo(9);
+	}
+
+	@Test
 	void theActuatorIsNeverShed() throws Exception {
 		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 2}");
 		HttpResponse<String> health = send("GET", "/actuator/health", null);
@@ -287,6 +305,18 @@ abstract class StackBehaviourTests {
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/javascript"));
 		assertThat(send("GET", "/actuator/degradation/ui/status.css", null).statusCode()).isEqualTo(200);
 		assertThat(send("GET", "/actuator/degradation/ui/nothing.js", null).statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void theStatusPageWithATrailingSlashSendsTheBrowserToThePage() throws Exception {
+		HttpResponse<String> slash = send("GET", "/actuator/degradation/ui/", null);
+		assertThat(slash.statusCode()).isEqualTo(302);
+		assertThat(slash.headers().firstValue("Location")).hasValue("../ui");
+		URI page = slash.uri().resolve(slash.headers().firstValue("Location").orElseThrow());
+		assertThat(page.getPath()).isEqualTo("/actuator/degradation/ui");
+		HttpResponse<String> followed = send("GET", page.getPath(), null);
+		assertThat(followed.statusCode()).isEqualTo(200);
+		assertThat(followed.body()).contains("<html", "status.js");
 	}
 
 	@Test

@@ -84,6 +84,11 @@ class StackTestApplication {
 			return "tracked";
 		}
 
+		@GetMapping("/api/report")
+		String report() {
+			return "live report";
+		}
+
 		@GetMapping("/api/core")
 		String core() {
 			return "core";

@@ -1,5 +1,7 @@
 package dev.degradation.web;
 
+import java.time.Instant;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterEach;
@@ -86,6 +88,34 @@ class PreciseShedIntegrationTests {
 	}
 
 	@Test
+	void theEndpointSaysWhatHoldsAShedRouteAndWhenItComesBack() throws Exception {
+		Instant before = this.engine.clock().instant();
+		actuator().post(RECOMMENDATIONS, "{\"state\": \"down\"}");
+		JsonNode failed = route(actuator().get("/actuator/degradation").json(), "/api/recommendations");
+		assertThat(failed.hasNonNull("restoresAt")).isFalse();
+		assertThat(failed.get("heldBy")).singleElement().satisfies((hold) -> {
+			assertThat(hold.get("signal").asString()).isEqualTo("dependencies");
+			assertThat(hold.get("rule").asString()).isEqualTo("dependency-failed");
+			assertThat(hold.get("detail").asString()).contains("forced down by anonymous", "released");
+		});
+		actuator().delete(RECOMMENDATIONS);
+		JsonNode recovered = route(actuator().get("/actuator/degradation").json(), "/api/recommendations");
+		assertThat(recovered.get("shed").asBoolean()).isTrue();
+		Instant restoresAt = Instant.parse(recovered.get("restoresAt").asString());
+		// Held 90 s (the manifest's hysteresis_seconds) from when it began to shed, not from now.
+		assertThat(restoresAt).isBetween(before.plusSeconds(90), this.engine.clock().instant().plusSeconds(90));
+		assertThat(recovered.get("heldBy")).singleElement().satisfies((hold) -> {
+			assertThat(hold.get("rule").asString()).isEqualTo("dependency-hysteresis");
+			assertThat(hold.get("restoresAt").asString()).isEqualTo(recovered.get("restoresAt").asString());
+			assertThat(hold.get("detail").asString()).contains("hysteresis_seconds (90 s");
+		});
+		JsonNode served = route(actuator().get("/actuator/degradation").json(), "/api/ab/assign");
+		assertThat(served.get("shed").asBoolean()).isFalse();
+		assertThat(served.get("heldBy")).isEmpty();
+		assertThat(served.hasNonNull("restoresAt")).isFalse();
+	}
+
+	@Test
 	void aShedRequestIsMeasuredUnderItsManifestPatternAndMarkedDegraded() throws Exception {
 		actuator().post(RECOMMENDATIONS, "{\"state\": \"down\"}");
 		assertThat(http().send("GET", "/api/catalog/42/reviews").degraded()).isTrue();
@@ -125,6 +155,17 @@ class PreciseShedIntegrationTests {
 		assertThat(reset.json().get("dependencies").get("recommendations-api").get("forced").asBoolean()).isFalse();
 		assertThat(this.engine.state().shedsAnything()).isFalse();
 		assertThat(http().send("GET", "/api/recommendations").degraded()).isFalse();
+	}
+
+	private static JsonNode route(JsonNode body, String path) {
+		for (JsonNode tier : body.get("tiers")) {
+			for (JsonNode route : tier.get("routes")) {
+				if (route.get("path").asString().equals(path)) {
+					return route;
+				}
+			}
+		}
+		throw new AssertionError("No route " + path + " in " + body);
 	}
 
 	private RawHttp http() {

@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  * The reduced answers on a real server: a {@code stale} route answers live, then, once its
  * dependency fails, with its last copy and {@code Age}, and past the bound with its static answer;
  * copies are never shared across users and stay within their bounds; {@code unavailable} answers
- * 503 with its {@code Retry-After}; a static HTML answer has its content type.
+ * 503 with its {@code Retry-After} and a problem detail; a static HTML answer has its content type.
  */
 @SpringBootTest(classes = ShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "degradation.manifest=classpath:manifests/reduced.yaml",
@@ -107,6 +107,11 @@ class ReducedAnswersIntegrationTests {
 		assertThat(answer.status()).isEqualTo(503);
 		assertThat(answer.header("Retry-After")).isEqualTo("7");
 		assertThat(answer.degraded()).isTrue();
+		assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
+		assertThat(answer.body()).isEqualTo("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
+				+ "\"detail\":\"GET /api/catalog/featured/reviews is degraded and has no copy of its last good answer "
+				+ "young enough to serve; retry after 7 s\",\"degraded\":true,\"tier\":\"enhanced\","
+				+ "\"route\":\"GET /api/catalog/featured/reviews\",\"retryAfterSeconds\":7}");
 	}
 
 	@Test
@@ -161,7 +166,10 @@ class ReducedAnswersIntegrationTests {
 		assertThat(answer.status()).isEqualTo(503);
 		assertThat(answer.header("Retry-After")).isEqualTo("120");
 		assertThat(answer.degraded()).isTrue();
-		assertThat(answer.body()).isEmpty();
+		assertThat(answer.header("Content-Type")).isEqualTo("application/problem+json");
+		assertThat(answer.body()).startsWith("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,")
+			.contains("\"detail\":\"GET /api/recommendations is degraded and has no reduced answer; retry after 120 s\"",
+					"\"retryAfterSeconds\":120");
 	}
 
 	@Test

@@ -33,6 +33,27 @@ class ReactiveCatalogApplicationTests {
 	void backToNormal() throws Exception {
 		post("/actuator/degradation", "{\"enabled\": false}");
 		post("/demo/dependencies/recommendations-api?failing=false", "");
+		post("/demo/dependencies/reviews-api?delayMs=0", "");
+	}
+
+	@Test
+	void aDeadlineOf100MsBoundsAWebClientCallThatTakes500Ms() throws Exception {
+		assertLive(get("/api/products/1/reviews"));
+		post("/demo/dependencies/reviews-api?delayMs=500", "");
+		long start = System.nanoTime();
+		HttpResponse<String> bounded = this.http.send(HttpRequest.newBuilder(uri("/api/products/1/reviews"))
+			.timeout(Duration.ofSeconds(10))
+			.header("x-envoy-expected-rq-timeout-ms", "100")
+			.build(), HttpResponse.BodyHandlers.ofString());
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		// The guarded call ends at the caller's deadline and the route answers its fallback, well
+		// before the dependency would have answered; unguarded, it would wait the 500 ms out and
+		// answer live.
+		assertThat(bounded.statusCode()).isEqualTo(200);
+		assertThat(bounded.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(bounded.headers().firstValue("X-Degradation-Reason")).hasValue("dependency:reviews-api");
+		assertThat(bounded.body()).isEqualTo("{\"reviews\":[],\"source\":\"degraded\"}");
+		assertThat(took).isLessThan(Duration.ofMillis(450));
 	}
 
 	@Test

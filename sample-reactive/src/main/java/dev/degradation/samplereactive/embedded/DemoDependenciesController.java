@@ -1,5 +1,6 @@
 package dev.degradation.samplereactive.embedded;
 
+import java.time.Duration;
 import java.util.List;
 
 import reactor.core.publisher.Mono;
@@ -40,16 +41,24 @@ public class DemoDependenciesController {
 	}
 
 	/**
-	 * Make a dependency fail or answer again.
+	 * Make a dependency fail or answer again, and slow down its data answers or not.
 	 * @param name the dependency's name
-	 * @param failing whether it fails
+	 * @param failing whether it fails; unchanged when absent
+	 * @param delayMs how long it waits before a data answer (not its health check), 0 for not at
+	 * all; unchanged when absent
 	 * @return the dependency, as it now is
 	 */
 	@PostMapping("/demo/dependencies/{name}")
-	public Mono<String> set(@PathVariable String name, @RequestParam boolean failing) {
+	public Mono<String> set(@PathVariable String name, @RequestParam(required = false) Boolean failing,
+			@RequestParam(required = false) Long delayMs) {
 		return Mono.fromSupplier(() -> {
 			EmbeddedDependency dependency = this.dependencies.get(name);
-			dependency.failing(failing);
+			if (failing != null) {
+				dependency.failing(failing);
+			}
+			if (delayMs != null) {
+				dependency.delay(Duration.ofMillis(delayMs));
+			}
 			return dependency.toString();
 		});
 	}

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -31,6 +32,8 @@ public final class EmbeddedDependency {
 
 	private volatile boolean failing;
 
+	private volatile Duration delay = Duration.ZERO;
+
 	/**
 	 * Start a dependency on a free loopback port.
 	 * @param name its name, as the manifest declares it
@@ -38,8 +41,9 @@ public final class EmbeddedDependency {
 	 */
 	EmbeddedDependency(String name, Function<String, String> answer) {
 		this.name = name;
-		// Two threads: every answer is immediate, for the demo's traffic and the starter's probes.
-		this.handlers = Executors.newFixedThreadPool(2, (runnable) -> {
+		// Four threads: enough for the demo's traffic, a slowed answer or two, and the starter's
+		// probes, which a slowed data answer must not hold up.
+		this.handlers = Executors.newFixedThreadPool(4, (runnable) -> {
 			Thread thread = new Thread(runnable, "embedded-" + name);
 			thread.setDaemon(true);
 			return thread;
@@ -87,6 +91,14 @@ public final class EmbeddedDependency {
 		this.failing = failing;
 	}
 
+	/**
+	 * Make its data answers (not its health check) wait, as a slow dependency does.
+	 * @param delay how long each waits, {@link Duration#ZERO} for not at all
+	 */
+	public void delay(Duration delay) {
+		this.delay = delay;
+	}
+
 	void stop() {
 		this.server.stop(0);
 		this.handlers.shutdownNow();
@@ -96,6 +108,16 @@ public final class EmbeddedDependency {
 		try (exchange) {
 			exchange.getRequestBody().readAllBytes();
 			String path = exchange.getRequestURI().getPath();
+			Duration delay = this.delay;
+			if (!delay.isZero() && !path.equals(HEALTH_PATH)) {
+				try {
+					Thread.sleep(delay.toMillis());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+			}
 			int status;
 			String body;
 			if (this.failing) {
@@ -117,7 +139,8 @@ public final class EmbeddedDependency {
 
 	@Override
 	public String toString() {
-		return this.name + " at " + url() + (this.failing ? " (failing)" : "");
+		return this.name + " at " + url() + (this.failing ? " (failing)" : "")
+				+ (this.delay.isZero() ? "" : " (answers after " + this.delay.toMillis() + " ms)");
 	}
 
 }
