@@ -4,7 +4,6 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.web.method.HandlerMethod;
 
 import dev.degradation.web.HandlerRoute;
 
@@ -16,7 +15,7 @@ import dev.degradation.web.HandlerRoute;
 interface HandlerLookup {
 
 	/**
-	 * Return the application's annotated handlers as the manifest check reads them.
+	 * Return the application's handlers, annotated and functional, as the manifest check reads them.
 	 * @return the handlers
 	 */
 	List<HandlerRoute> handlers();
@@ -31,12 +30,13 @@ interface HandlerLookup {
 	/**
 	 * The outcome of a lookup.
 	 *
-	 * @param handler the handler method, or {@code null} when the stack would send the request to
+	 * @param handler the handler (an annotated handler method or a functional route's handler
+	 * function), or {@code null} when the stack would send the request to
 	 * none
 	 * @param pattern the handler's pattern that matched
 	 * @param refusals why the mappings refused the request, when no handler was found
 	 */
-	record Found(@Nullable HandlerMethod handler, @Nullable String pattern, List<String> refusals) {
+	record Found(@Nullable Object handler, @Nullable String pattern, List<String> refusals) {
 
 		/**
 		 * Return the handler's name as the contract's interceptor or web filter gives it.

@@ -9,16 +9,16 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.http.HttpMethod;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
-import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.function.server.support.RouterFunctionMapping;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 
 import dev.degradation.autoconfigure.WebFluxHandlerRoutes;
 import dev.degradation.web.HandlerRoute;
 
 /**
- * Asks a WebFlux application's own request mappings which handler its dispatcher would send a
- * request to, as the dispatcher asks them: conditions on methods, parameters, headers and content
+ * Asks a WebFlux application's own request mappings and router functions which handler its
+ * dispatcher would send a request to, as the dispatcher asks them (annotated handlers first): conditions on methods, parameters, headers and content
  * types included, without sending anything. The lookup waits for the mapping's answer on the
  * test's thread, never on a server's.
  */
@@ -28,8 +28,11 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 
 	private final List<RequestMappingHandlerMapping> mappings;
 
-	WebFluxHandlerLookup(List<RequestMappingHandlerMapping> mappings) {
+	private final List<RouterFunctionMapping> functionMappings;
+
+	WebFluxHandlerLookup(List<RequestMappingHandlerMapping> mappings, List<RouterFunctionMapping> functionMappings) {
 		this.mappings = List.copyOf(mappings);
+		this.functionMappings = List.copyOf(functionMappings);
 	}
 
 	/**
@@ -39,7 +42,8 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 	 */
 	static WebFluxHandlerLookup of(ApplicationContext context) {
 		return new WebFluxHandlerLookup(
-				context.getBeanProvider(RequestMappingHandlerMapping.class).orderedStream().toList());
+				context.getBeanProvider(RequestMappingHandlerMapping.class).orderedStream().toList(),
+				context.getBeanProvider(RouterFunctionMapping.class).orderedStream().toList());
 	}
 
 	/**
@@ -53,13 +57,17 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 
 	@Override
 	public List<HandlerRoute> handlers() {
-		return WebFluxHandlerRoutes.requestMappings(this.mappings.stream());
+		List<HandlerRoute> handlers = new ArrayList<>(WebFluxHandlerRoutes.requestMappings(this.mappings.stream()));
+		handlers.addAll(WebFluxHandlerRoutes.functionalRoutes(this.functionMappings.stream()));
+		return handlers;
 	}
 
 	@Override
 	public Found find(ContractRequest request) {
 		List<String> refusals = new ArrayList<>();
-		for (RequestMappingHandlerMapping mapping : this.mappings) {
+		List<HandlerMapping> all = new ArrayList<>(this.mappings);
+		all.addAll(this.functionMappings);
+		for (HandlerMapping mapping : all) {
 			MockServerHttpRequest.BodyBuilder builder = MockServerHttpRequest
 				.method(HttpMethod.valueOf(request.method()), URI.create(request.target()));
 			request.headers().forEach((name, value) -> builder.header(name, value));
@@ -67,9 +75,9 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 				.from((request.body() != null) ? builder.body(request.body()) : builder.build());
 			try {
 				Object handler = mapping.getHandler(exchange).block(TIMEOUT);
-				if (handler instanceof HandlerMethod method) {
+				if (handler != null) {
 					Object pattern = exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-					return new Found(method, (pattern != null) ? pattern.toString() : null, List.of());
+					return new Found(handler, (pattern != null) ? pattern.toString() : null, List.of());
 				}
 			}
 			catch (RuntimeException ex) {
