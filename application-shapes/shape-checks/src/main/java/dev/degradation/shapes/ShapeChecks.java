@@ -27,8 +27,9 @@ import static org.awaitility.Awaitility.await;
  *
  * @param base the application's address, e.g. {@code http://127.0.0.1:8080}
  * @param management the Actuator's address (the same as {@code base} unless a management port is set)
+ * @param authorization the {@code Authorization} header every request sends, or {@code ""} for none
  */
-public record ShapeChecks(String base, String management) {
+public record ShapeChecks(String base, String management, String authorization) {
 
 	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -40,7 +41,29 @@ public record ShapeChecks(String base, String management) {
 	 * @return the checks
 	 */
 	public static ShapeChecks onPort(int port) {
-		return new ShapeChecks("http://127.0.0.1:" + port, "http://127.0.0.1:" + port);
+		return onPorts(port, port);
+	}
+
+	/**
+	 * Checks for an application whose Actuator is on a management port of its own.
+	 * @param port the application's port
+	 * @param managementPort the Actuator's port
+	 * @return the checks
+	 */
+	public static ShapeChecks onPorts(int port, int managementPort) {
+		return new ShapeChecks("http://127.0.0.1:" + port, "http://127.0.0.1:" + managementPort, "");
+	}
+
+	/**
+	 * Return these checks sending HTTP Basic credentials with every request.
+	 * @param user the user name
+	 * @param password the password
+	 * @return the checks
+	 */
+	public ShapeChecks withBasic(String user, String password) {
+		String credentials = java.util.Base64.getEncoder()
+			.encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+		return new ShapeChecks(this.base, this.management, "Basic " + credentials);
 	}
 
 	/**
@@ -82,6 +105,16 @@ public record ShapeChecks(String base, String management) {
 			assertThat(post("/actuator/degradation", "{\"enabled\": false}").statusCode()).isEqualTo(200);
 		}
 		assertLive("/api/annotated");
+	}
+
+	/**
+	 * Simulate a level through the Actuator, or end the simulation with level 0.
+	 * @param level the level
+	 */
+	public void simulate(int level) {
+		String body = (level > 0) ? "{\"enabled\": true, \"level\": " + level + "}" : "{\"enabled\": false}";
+		HttpResponse<String> simulated = post("/actuator/degradation", body);
+		assertThat(simulated.statusCode()).as(simulated.body()).isEqualTo(200);
 	}
 
 	/**
@@ -142,7 +175,10 @@ public record ShapeChecks(String base, String management) {
 			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
-	private static HttpResponse<String> send(HttpRequest.Builder request) {
+	private HttpResponse<String> send(HttpRequest.Builder request) {
+		if (!this.authorization.isEmpty()) {
+			request.header("Authorization", this.authorization);
+		}
 		try {
 			return http.send(request.timeout(Duration.ofSeconds(10)).build(),
 					HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
