@@ -6,14 +6,8 @@ import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
-import reactor.core.publisher.Mono;
-
-import org.springframework.core.io.Resource;
 import org.springframework.http.HttpMethod;
 
 import dev.degradation.web.HandlerRoute;
@@ -26,8 +20,11 @@ import dev.degradation.web.HandlerRoute;
  * predicate negates is left out, and the paths of an {@code or} are each taken as served, so that
  * a route is never taken for a typo because of a predicate this reading simplifies.
  *
- * <p>The reading is written once; each stack's visitor ({@link Mvc}, {@link WebFlux}) only hands
- * it what its predicates say, and is loaded only where its stack is.
+ * <p>The reading is written once and names no type of either stack; each stack's visitor
+ * ({@link MvcFunctionalRoutes}, {@link WebFluxFunctionalRoutes}) is a class of its own that hands it
+ * what its predicates say and is referred to only by that stack's code, so that an application with
+ * one stack on its class path never loads the other's types (one class implementing both visitors
+ * stopped MVC-only and WebFlux-only applications with a functional route from starting).
  */
 final class FunctionalRoutes {
 
@@ -43,51 +40,37 @@ final class FunctionalRoutes {
 
 	private int negated;
 
-	private FunctionalRoutes() {
+	FunctionalRoutes() {
 		this.prefixes.push("");
 		this.nestedMethods.push(Set.of());
 	}
 
 	/**
-	 * Return the routes of a Spring MVC router function.
-	 * @param function the router function
-	 * @return one route for each path of each of its routes
+	 * Return the routes read so far.
+	 * @return one route for each path of each route visited
 	 */
-	static List<HandlerRoute> of(org.springframework.web.servlet.function.RouterFunction<?> function) {
-		Mvc visitor = new Mvc();
-		function.accept(visitor);
-		return visitor.reading.routes;
+	List<HandlerRoute> routes() {
+		return this.routes;
 	}
 
-	/**
-	 * Return the routes of a WebFlux router function.
-	 * @param function the router function
-	 * @return one route for each path of each of its routes
-	 */
-	static List<HandlerRoute> of(org.springframework.web.reactive.function.server.RouterFunction<?> function) {
-		WebFlux visitor = new WebFlux();
-		function.accept(visitor);
-		return visitor.reading.routes;
-	}
-
-	private void read(Runnable predicate) {
+	void read(Runnable predicate) {
 		this.methods.clear();
 		this.paths.clear();
 		this.negated = 0;
 		predicate.run();
 	}
 
-	private void startNested() {
+	void startNested() {
 		this.prefixes.push(join(this.prefixes.peek(), this.paths.isEmpty() ? "" : this.paths.get(0)));
 		this.nestedMethods.push(this.methods.isEmpty() ? this.nestedMethods.peek() : Set.copyOf(this.methods));
 	}
 
-	private void endNested() {
+	void endNested() {
 		this.prefixes.pop();
 		this.nestedMethods.pop();
 	}
 
-	private void route(Object predicate) {
+	void route(Object predicate) {
 		Set<String> routeMethods = this.methods.isEmpty() ? this.nestedMethods.peek() : Set.copyOf(this.methods);
 		List<String> routePaths = this.paths.isEmpty() ? List.of("") : List.copyOf(this.paths);
 		for (String path : routePaths) {
@@ -97,16 +80,24 @@ final class FunctionalRoutes {
 		}
 	}
 
-	private void method(Set<HttpMethod> methods) {
+	void method(Set<HttpMethod> methods) {
 		if (this.negated == 0) {
 			methods.forEach((method) -> this.methods.add(method.name().toUpperCase(Locale.ROOT)));
 		}
 	}
 
-	private void path(String pattern) {
+	void path(String pattern) {
 		if (this.negated == 0) {
 			this.paths.add(pattern);
 		}
+	}
+
+	void startNegate() {
+		this.negated++;
+	}
+
+	void endNegate() {
+		this.negated--;
 	}
 
 	private static String join(String prefix, String path) {
@@ -114,217 +105,6 @@ final class FunctionalRoutes {
 			return prefix + path.substring(1);
 		}
 		return prefix + path;
-	}
-
-	/**
-	 * Spring MVC's predicates and routes, handed to the reading.
-	 */
-	private static final class Mvc implements org.springframework.web.servlet.function.RouterFunctions.Visitor,
-			org.springframework.web.servlet.function.RequestPredicates.Visitor {
-
-		private final FunctionalRoutes reading = new FunctionalRoutes();
-
-		@Override
-		public void startNested(org.springframework.web.servlet.function.RequestPredicate predicate) {
-			this.reading.read(() -> predicate.accept(this));
-			this.reading.startNested();
-		}
-
-		@Override
-		public void endNested(org.springframework.web.servlet.function.RequestPredicate predicate) {
-			this.reading.endNested();
-		}
-
-		@Override
-		public void route(org.springframework.web.servlet.function.RequestPredicate predicate,
-				org.springframework.web.servlet.function.HandlerFunction<?> handlerFunction) {
-			this.reading.read(() -> predicate.accept(this));
-			this.reading.route(predicate);
-		}
-
-		@Override
-		public void resources(
-				Function<org.springframework.web.servlet.function.ServerRequest, Optional<Resource>> lookupFunction) {
-		}
-
-		@Override
-		public void attributes(Map<String, Object> attributes) {
-		}
-
-		@Override
-		public void unknown(org.springframework.web.servlet.function.RouterFunction<?> routerFunction) {
-		}
-
-		@Override
-		public void method(Set<HttpMethod> methods) {
-			this.reading.method(methods);
-		}
-
-		@Override
-		public void path(String pattern) {
-			this.reading.path(pattern);
-		}
-
-		@Override
-		public void pathExtension(String extension) {
-		}
-
-		@Override
-		public void header(String name, String value) {
-		}
-
-		@Override
-		public void param(String name, String value) {
-		}
-
-		@Override
-		public void version(String version) {
-		}
-
-		@Override
-		public void startAnd() {
-		}
-
-		@Override
-		public void and() {
-		}
-
-		@Override
-		public void endAnd() {
-		}
-
-		@Override
-		public void startOr() {
-		}
-
-		@Override
-		public void or() {
-		}
-
-		@Override
-		public void endOr() {
-		}
-
-		@Override
-		public void startNegate() {
-			this.reading.negated++;
-		}
-
-		@Override
-		public void endNegate() {
-			this.reading.negated--;
-		}
-
-		@Override
-		public void unknown(org.springframework.web.servlet.function.RequestPredicate predicate) {
-		}
-
-	}
-
-	/**
-	 * WebFlux's predicates and routes, handed to the reading.
-	 */
-	private static final class WebFlux
-			implements org.springframework.web.reactive.function.server.RouterFunctions.Visitor,
-			org.springframework.web.reactive.function.server.RequestPredicates.Visitor {
-
-		private final FunctionalRoutes reading = new FunctionalRoutes();
-
-		@Override
-		public void startNested(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
-			this.reading.read(() -> predicate.accept(this));
-			this.reading.startNested();
-		}
-
-		@Override
-		public void endNested(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
-			this.reading.endNested();
-		}
-
-		@Override
-		public void route(org.springframework.web.reactive.function.server.RequestPredicate predicate,
-				org.springframework.web.reactive.function.server.HandlerFunction<?> handlerFunction) {
-			this.reading.read(() -> predicate.accept(this));
-			this.reading.route(predicate);
-		}
-
-		@Override
-		public void resources(
-				Function<org.springframework.web.reactive.function.server.ServerRequest, Mono<Resource>> lookupFunction) {
-		}
-
-		@Override
-		public void attributes(Map<String, Object> attributes) {
-		}
-
-		@Override
-		public void unknown(org.springframework.web.reactive.function.server.RouterFunction<?> routerFunction) {
-		}
-
-		@Override
-		public void method(Set<HttpMethod> methods) {
-			this.reading.method(methods);
-		}
-
-		@Override
-		public void path(String pattern) {
-			this.reading.path(pattern);
-		}
-
-		@Override
-		public void pathExtension(String extension) {
-		}
-
-		@Override
-		public void header(String name, String value) {
-		}
-
-		@Override
-		public void queryParam(String name, String value) {
-		}
-
-		@Override
-		public void version(String version) {
-		}
-
-		@Override
-		public void startAnd() {
-		}
-
-		@Override
-		public void and() {
-		}
-
-		@Override
-		public void endAnd() {
-		}
-
-		@Override
-		public void startOr() {
-		}
-
-		@Override
-		public void or() {
-		}
-
-		@Override
-		public void endOr() {
-		}
-
-		@Override
-		public void startNegate() {
-			this.reading.negated++;
-		}
-
-		@Override
-		public void endNegate() {
-			this.reading.negated--;
-		}
-
-		@Override
-		public void unknown(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
-		}
-
 	}
 
 }

@@ -56,7 +56,7 @@ public final class MvcHandlerRoutes {
 		mappings.forEach((mapping) -> {
 			RouterFunction<?> function = mapping.getRouterFunction();
 			if (function != null) {
-				handlers.addAll(FunctionalRoutes.of(function));
+				handlers.addAll(MvcFunctionalRoutes.of(function));
 			}
 		});
 		return handlers;

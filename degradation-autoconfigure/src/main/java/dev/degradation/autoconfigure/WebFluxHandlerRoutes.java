@@ -57,7 +57,7 @@ public final class WebFluxHandlerRoutes {
 		mappings.forEach((mapping) -> {
 			RouterFunction<?> function = mapping.getRouterFunction();
 			if (function != null) {
-				handlers.addAll(FunctionalRoutes.of(function));
+				handlers.addAll(WebFluxFunctionalRoutes.of(function));
 			}
 		});
 		return handlers;

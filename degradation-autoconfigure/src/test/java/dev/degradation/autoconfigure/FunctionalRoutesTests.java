@@ -25,7 +25,7 @@ class FunctionalRoutesTests {
 			.GET("/api/fn/extras", (request) -> ServerResponse.ok().build())
 			.path("/api/fn", (builder) -> builder.POST("/items/{id}", (request) -> ServerResponse.ok().build()))
 			.build();
-		assertThat(FunctionalRoutes.of(function)).extracting(HandlerRoute::methods, HandlerRoute::pattern)
+		assertThat(MvcFunctionalRoutes.of(function)).extracting(HandlerRoute::methods, HandlerRoute::pattern)
 			.containsExactly(tuple(Set.of("GET"), "/api/fn/extras"), tuple(Set.of("POST"), "/api/fn/items/{id}"));
 	}
 
@@ -36,7 +36,7 @@ class FunctionalRoutesTests {
 					.and(RequestPredicates.method(org.springframework.http.HttpMethod.GET))
 					.and(RequestPredicates.path("/c").negate()),
 				(request) -> ServerResponse.ok().build());
-		assertThat(FunctionalRoutes.of(function)).extracting(HandlerRoute::methods, HandlerRoute::pattern)
+		assertThat(MvcFunctionalRoutes.of(function)).extracting(HandlerRoute::methods, HandlerRoute::pattern)
 			.containsExactly(tuple(Set.of("GET"), "/a"), tuple(Set.of("GET"), "/b"));
 	}
 
@@ -44,7 +44,7 @@ class FunctionalRoutesTests {
 	void aRouteThatNamesNoPathOrMethodServesEveryPathAndMethod() {
 		RouterFunction<ServerResponse> function = RouterFunctions.route(RequestPredicates.all(),
 				(request) -> ServerResponse.ok().build());
-		assertThat(FunctionalRoutes.of(function)).extracting(HandlerRoute::methods, HandlerRoute::pattern)
+		assertThat(MvcFunctionalRoutes.of(function)).extracting(HandlerRoute::methods, HandlerRoute::pattern)
 			.containsExactly(tuple(Set.of(), "/**"));
 	}
 

@@ -12,8 +12,8 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.server.PathContainer;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
-import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.function.server.support.RouterFunctionMapping;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.util.pattern.PathPatternParser;
@@ -23,9 +23,10 @@ import dev.degradation.autoconfigure.WebFluxHandlerRoutes;
 import dev.degradation.web.HandlerRoute;
 
 /**
- * Asks a WebFlux application's own request mappings which handler its dispatcher would send a
- * request to, as the dispatcher asks them: conditions on methods, parameters, headers and content
- * types included, without sending anything. Where a library serves requests through a handler
+ * Asks a WebFlux application's own request mappings and router functions which handler its
+ * dispatcher would send a request to, as the dispatcher asks them (annotated handlers first):
+ * conditions on methods, parameters, headers and content types included, without sending
+ * anything. Where a library serves requests through a handler
  * mapping of its own and describes its handlers ({@link WebFluxHandlerContributor}: a Spring
  * Cloud Gateway's routes), its mapping is asked too, after the request mappings, and its handlers
  * are named as it names them. The lookup waits for the mapping's answer on the test's thread,
@@ -37,17 +38,20 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 
 	private final List<RequestMappingHandlerMapping> mappings;
 
+	private final List<RouterFunctionMapping> functionMappings;
+
 	private final List<HandlerMapping> otherMappings;
 
 	private final List<WebFluxHandlerContributor> contributors;
 
 	WebFluxHandlerLookup(List<RequestMappingHandlerMapping> mappings) {
-		this(mappings, List.of(), List.of());
+		this(mappings, List.of(), List.of(), List.of());
 	}
 
-	WebFluxHandlerLookup(List<RequestMappingHandlerMapping> mappings, List<HandlerMapping> otherMappings,
-			List<WebFluxHandlerContributor> contributors) {
+	WebFluxHandlerLookup(List<RequestMappingHandlerMapping> mappings, List<RouterFunctionMapping> functionMappings,
+			List<HandlerMapping> otherMappings, List<WebFluxHandlerContributor> contributors) {
 		this.mappings = List.copyOf(mappings);
+		this.functionMappings = List.copyOf(functionMappings);
 		this.otherMappings = List.copyOf(otherMappings);
 		this.contributors = List.copyOf(contributors);
 	}
@@ -64,11 +68,12 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 		List<HandlerMapping> others = contributors.isEmpty() ? List.of()
 				: context.getBeanProvider(HandlerMapping.class)
 					.orderedStream()
-					.filter((mapping) -> !(mapping instanceof RequestMappingHandlerMapping))
+					.filter((mapping) -> !(mapping instanceof RequestMappingHandlerMapping)
+							&& !(mapping instanceof RouterFunctionMapping))
 					.toList();
 		return new WebFluxHandlerLookup(
-				context.getBeanProvider(RequestMappingHandlerMapping.class).orderedStream().toList(), others,
-				contributors);
+				context.getBeanProvider(RequestMappingHandlerMapping.class).orderedStream().toList(),
+				context.getBeanProvider(RouterFunctionMapping.class).orderedStream().toList(), others, contributors);
 	}
 
 	/**
@@ -101,6 +106,7 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 	@Override
 	public List<HandlerRoute> handlers() {
 		List<HandlerRoute> handlers = new ArrayList<>(WebFluxHandlerRoutes.requestMappings(this.mappings.stream()));
+		handlers.addAll(WebFluxHandlerRoutes.functionalRoutes(this.functionMappings.stream()));
 		this.contributors.forEach((contributor) -> handlers.addAll(contributor.handlers()));
 		return handlers;
 	}
@@ -108,13 +114,15 @@ final class WebFluxHandlerLookup implements HandlerLookup {
 	@Override
 	public Found find(ContractRequest request) {
 		List<String> refusals = new ArrayList<>();
-		for (RequestMappingHandlerMapping mapping : this.mappings) {
+		List<HandlerMapping> own = new ArrayList<>(this.mappings);
+		own.addAll(this.functionMappings);
+		for (HandlerMapping mapping : own) {
 			MockServerWebExchange exchange = exchange(request);
 			try {
 				Object handler = mapping.getHandler(exchange).block(TIMEOUT);
-				if (handler instanceof HandlerMethod method) {
+				if (handler != null) {
 					Object pattern = exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-					return new Found(ContractHandlers.describe(method), (pattern != null) ? pattern.toString() : null,
+					return new Found(ContractHandlers.describe(handler), (pattern != null) ? pattern.toString() : null,
 							List.of());
 				}
 			}
