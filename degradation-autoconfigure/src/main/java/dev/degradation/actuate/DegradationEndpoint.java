@@ -305,7 +305,7 @@ public class DegradationEndpoint {
 		if (TTL_WITH_UNIT.matcher(text).matches()) {
 			duration = DurationStyle.SIMPLE.parse(text);
 		}
-		else if (text.regionMatches(true, 0, "PT", 0, 2) || text.regionMatches(true, 0, "P", 0, 1)) {
+		else if (text.regionMatches(true, 0, "P", 0, 1)) {
 			try {
 				duration = DurationStyle.ISO8601.parse(text);
 			}

@@ -143,7 +143,7 @@ public final class DegradationEndpointAutoConfiguration {
 		return (path != null) ? path : endpointPath(environment);
 	}
 
-	static String endpointPath(Environment environment) {
+	private static String endpointPath(Environment environment) {
 		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
 		String path = environment.getProperty("management.endpoints.web.path-mapping.degradation", "degradation");
 		return (basePath.endsWith("/") ? basePath : basePath + "/") + (path.startsWith("/") ? path.substring(1) : path);

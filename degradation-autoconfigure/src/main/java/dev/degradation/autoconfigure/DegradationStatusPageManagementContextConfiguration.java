@@ -1,8 +1,10 @@
 package dev.degradation.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -43,8 +45,8 @@ public final class DegradationStatusPageManagementContextConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
 		FilterRegistrationBean<StatusPageSlashFilter> degradationStatusPageSlashFilter(Environment environment,
-				DegradationProperties properties) {
-			String endpointPath = DegradationEndpointAutoConfiguration.endpointPath(environment);
+				DegradationProperties properties, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+			String endpointPath = DegradationEndpointAutoConfiguration.endpointPath(environment, pathMappedEndpoints);
 			FilterRegistrationBean<StatusPageSlashFilter> registration = new FilterRegistrationBean<>(
 					new StatusPageSlashFilter(endpointPath));
 			registration.setName("degradationStatusPageSlashFilter");
@@ -66,8 +68,9 @@ public final class DegradationStatusPageManagementContextConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
 		StatusPageSlashWebFilter degradationStatusPageSlashFilter(Environment environment,
-				DegradationProperties properties) {
-			return new StatusPageSlashWebFilter(DegradationEndpointAutoConfiguration.endpointPath(environment),
+				DegradationProperties properties, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+			return new StatusPageSlashWebFilter(
+					DegradationEndpointAutoConfiguration.endpointPath(environment, pathMappedEndpoints),
 					properties.getFilter().getOrder());
 		}
 

@@ -219,25 +219,24 @@ abstract class HostileCallerTests {
 
 	@Test
 	void aLargeBodyIsRefusedBeforeItIsRead() throws Exception {
-		byte[] body = new byte[20 * 1024 * 1024];
-		java.util.Arrays.fill(body, (byte) ' ');
 		for (String path : List.of("/actuator/degradation", "/actuator/degradation;x=1",
 				"/actuator/degradation/%73witches/best-effort")) {
-			HttpRequest request = HttpRequest.newBuilder(uri(managementPort(), path))
-				.timeout(Duration.ofSeconds(20))
-				.header("Content-Type", "application/json")
-				.POST(HttpRequest.BodyPublishers.ofByteArray(body))
-				.build();
-			HttpResponse<String> response;
-			try {
-				response = this.client.send(request, HttpResponse.BodyHandlers.ofString());
+			// A 20 MB body is announced and never sent: only a refusal that reads none of it answers.
+			try (Socket socket = new Socket("127.0.0.1", managementPort())) {
+				socket.setSoTimeout(10_000);
+				socket.getOutputStream()
+					.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+							+ "Content-Length: " + (20 * 1024 * 1024) + "\r\n\r\n")
+						.getBytes(StandardCharsets.US_ASCII));
+				socket.getOutputStream().flush();
+				StringBuilder answer = new StringBuilder();
+				byte[] buffer = new byte[512];
+				int read;
+				while (!answer.toString().contains("bytes\"") && (read = socket.getInputStream().read(buffer)) > 0) {
+					answer.append(new String(buffer, 0, read, StandardCharsets.US_ASCII));
+				}
+				assertThat(answer.toString()).as(path).startsWith("HTTP/1.1 413 ").contains("The body is larger than 16384 bytes");
 			}
-			catch (IOException ex) {
-				// The server answered and closed before the client finished sending: refused unread.
-				continue;
-			}
-			assertThat(response.statusCode()).as(path).isEqualTo(413);
-			assertThat(response.body()).contains("The body is larger than 16384 bytes");
 		}
 		assertThat(overrides()).isEmpty();
 	}

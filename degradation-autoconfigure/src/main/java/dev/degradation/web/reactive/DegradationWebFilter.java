@@ -156,7 +156,8 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 	private Mono<Void> proceed(ServerWebExchange received, WebFilterChain chain, @Nullable ExchangeView view,
 			Decision.Proceed proceed) {
 		Admitted admitted = proceed.admitted();
-		ServerWebExchange exchange = (admitted != null) ? received.mutate()
+		ServerWebExchange exchange = (admitted != null && TimeLimitedBody.mayHaveBody(received.getRequest()))
+				? received.mutate()
 			.request(new TimeLimitedBody(received.getRequest(), admitted, this.decider.bodyTimeLimitNanos(proceed)))
 			.build() : received;
 		ServerHttpResponse response = exchange.getResponse();
@@ -391,6 +392,15 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		private final Admitted admitted;
 
 		private final long limitNanos;
+
+		/**
+		 * Whether a request may carry a body worth bounding: it declares a length, or is chunked.
+		 * An exchange without one is let through as it came, with nothing allocated for it.
+		 */
+		static boolean mayHaveBody(ServerHttpRequest request) {
+			HttpHeaders headers = request.getHeaders();
+			return headers.getContentLength() > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
+		}
 
 		TimeLimitedBody(ServerHttpRequest request, Admitted admitted, long limitNanos) {
 			super(request);
