@@ -28,7 +28,14 @@ public final class BlockingCalls {
 		if (installed) {
 			return;
 		}
-		BlockHound.builder().loadIntegrations().blockingMethodCallback((method) -> {
+		BlockHound.builder()
+			.loadIntegrations()
+			// Netty 4.2's adaptive allocator takes a StampedLock write lock for the moment it grows
+			// its magazines; Netty's own integration does not list it yet (netty/netty#14564 covers
+			// only its thread locals), and it is a hand-off, not I/O. Seen on Reactor's parallel
+			// threads, where the starter resumes admitted exchanges and answers are encoded.
+			.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines")
+			.blockingMethodCallback((method) -> {
 			StringWriter trace = new StringWriter();
 			new Exception(method + " on " + Thread.currentThread().getName()).printStackTrace(new PrintWriter(trace));
 			calls.add(trace.toString());
