@@ -2,6 +2,7 @@ package dev.degradation.benchmarks;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.Filter;
@@ -24,6 +25,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.servlet.DegradationFilter;
+import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 
 /**
@@ -67,7 +69,8 @@ public class FilterBenchmark {
 		if (!this.situation.equals("live")) {
 			engine.simulate(manifest.maxPriority());
 		}
-		this.degradation = new DegradationFilter(engine, RouteTable.compile(manifest), "/actuator");
+		this.degradation = new DegradationFilter(new RequestDecider(engine, RouteTable.compile(manifest), "/actuator",
+				null, "x-envoy-expected-rq-timeout-ms", Duration.ofSeconds(30)), true);
 		this.request.setRequestURI(this.situation.equals("shed-hit") ? Manifests.hit("pattern", 100) : Manifests.MISS);
 	}
 

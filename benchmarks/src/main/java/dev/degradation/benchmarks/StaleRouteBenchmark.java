@@ -3,6 +3,7 @@ package dev.degradation.benchmarks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.FilterChain;
@@ -25,6 +26,7 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.web.servlet.DegradationFilter;
+import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
 
@@ -69,7 +71,8 @@ public class StaleRouteBenchmark {
 				.getBytes(StandardCharsets.UTF_8));
 		DegradationEngine engine = new DegradationEngine(manifest, Clock.systemUTC());
 		StaleAnswers answers = new StaleAnswers(StaleAnswers.Limits.DEFAULT, Clock.systemUTC());
-		this.filter = new DegradationFilter(engine, RouteTable.compile(manifest, answers), "/actuator");
+		this.filter = new DegradationFilter(new RequestDecider(engine, RouteTable.compile(manifest, answers),
+				"/actuator", null, "x-envoy-expected-rq-timeout-ms", Duration.ofSeconds(30)), true);
 	}
 
 	@Benchmark

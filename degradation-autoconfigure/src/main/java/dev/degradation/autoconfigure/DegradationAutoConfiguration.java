@@ -31,6 +31,7 @@ import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
 import dev.degradation.actuate.HealthIndicatorProbe;
+import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.ShedSignal;
@@ -270,6 +271,7 @@ public final class DegradationAutoConfiguration {
 			RequestDecider decider = new RequestDecider(engine, routes, actuatorBasePath(environment),
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
+			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);
 			return decider;
 		}
 

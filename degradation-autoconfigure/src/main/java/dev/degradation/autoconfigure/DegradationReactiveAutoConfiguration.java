@@ -18,6 +18,9 @@ import org.springframework.util.ClassUtils;
 import org.springframework.web.reactive.function.server.support.RouterFunctionMapping;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.session.CookieWebSessionIdResolver;
+import org.springframework.web.server.session.DefaultWebSessionManager;
+import org.springframework.web.server.session.WebSessionManager;
 
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.HandlerRoute;
@@ -42,13 +45,19 @@ public final class DegradationReactiveAutoConfiguration {
 	static final int SECURITY_WEB_FILTER_ORDER = -100;
 
 	@Bean
-	@ConditionalOnMissingBean(name = "degradationWebFilter")
+	@ConditionalOnMissingBean(DegradationWebFilter.class)
 	DegradationWebFilter degradationWebFilter(RequestDecider decider, DegradationProperties properties,
-			ResourceLoader resourceLoader) {
+			ResourceLoader resourceLoader, ObjectProvider<WebSessionManager> sessions) {
 		int order = properties.getFilter().getOrder();
 		checkAfterSecurity(order, resourceLoader.getClassLoader());
-		return new DegradationWebFilter(decider,
+		DegradationWebFilter filter = new DegradationWebFilter(decider,
 				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS, order);
+		// The session cookie a fallback keeps is the one the application's session manager writes.
+		if (sessions.getIfUnique() instanceof DefaultWebSessionManager manager
+				&& manager.getSessionIdResolver() instanceof CookieWebSessionIdResolver cookies) {
+			filter.setSessionCookieName(cookies.getCookieName());
+		}
+		return filter;
 	}
 
 	@Configuration(proxyBeanMethods = false)

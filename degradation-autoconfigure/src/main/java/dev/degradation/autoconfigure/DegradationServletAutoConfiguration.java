@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
@@ -35,11 +37,12 @@ import dev.degradation.web.servlet.DegradationFilter;
  */
 @AutoConfiguration(after = DegradationAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({ Filter.class, FilterRegistrationBean.class })
 @ConditionalOnBean(RequestDecider.class)
 public final class DegradationServletAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(name = "degradationFilter")
+	@ConditionalOnMissingFilterBean(DegradationFilter.class)
 	FilterRegistrationBean<DegradationFilter> degradationFilter(RequestDecider decider,
 			DegradationProperties properties, Environment environment,
 			ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader) {

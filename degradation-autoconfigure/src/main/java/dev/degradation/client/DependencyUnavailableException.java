@@ -65,6 +65,17 @@ public class DependencyUnavailableException extends RuntimeException {
 				? refused : null;
 	}
 
+	/**
+	 * Return the dependency whose guarded call gave no answer, as {@link #withoutAnswer} finds it:
+	 * how the request decision reads a handler's failure.
+	 * @param failure the failure of a request's handler
+	 * @return the dependency's name, or {@code null} when the failure is not such a call
+	 */
+	public static @Nullable String dependencyWithoutAnswer(@Nullable Throwable failure) {
+		DependencyUnavailableException refused = withoutAnswer(failure);
+		return (refused != null) ? refused.dependency() : null;
+	}
+
 	private static <T extends Throwable> @Nullable T cause(
 			@Nullable Throwable failure, Class<T> type) {
 		Throwable cause = failure;

@@ -1,5 +1,8 @@
 package dev.degradation.web;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.engine.DegradationState;
@@ -13,7 +16,7 @@ import dev.degradation.engine.OverloadSignal;
  * its route's fallback, refuse it, or let it wait for a place. Each web stack carries it out with
  * its own types; none decides anything itself.
  */
-public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decision.Refuse, Decision.Wait {
+public sealed interface Decision permits Decision.Proceed, Decision.Answered, Decision.Wait {
 
 	/**
 	 * Return the state the decision was taken in.
@@ -27,6 +30,43 @@ public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decisi
 	 * @return the deadline
 	 */
 	long deadlineNanos();
+
+	/**
+	 * Answer the request with something the starter prepared instead of the application: a shed
+	 * route's fallback, or a refusal. Both stacks write it alike: the cause in the request's
+	 * {@link RequestDecider#SHED_CAUSE_ATTRIBUTE attribute}, the route's pattern in the server's
+	 * observation when there is a route, then the answer.
+	 */
+	sealed interface Answered extends Decision permits Shed, Refuse {
+
+		/**
+		 * Return why the request is not served, as in {@link DegradationHeaders#REASON}.
+		 * @return the cause
+		 */
+		String cause();
+
+		/**
+		 * Return the pattern of the request's route, by which the server's metrics name the
+		 * request as they name one a handler served.
+		 * @return the pattern, or {@code null} when the request is of no route
+		 */
+		@Nullable String pathPattern();
+
+		/**
+		 * Return the answer to send, counted as served.
+		 * @param request the request
+		 * @return the answer
+		 */
+		Answer answer(RequestView request);
+
+		/**
+		 * Return whether the answer is small enough to be sure of a socket's send buffer, so that
+		 * a slow reader cannot hold the turn it takes with the other cheap answers.
+		 * @return whether it is small
+		 */
+		boolean small();
+
+	}
 
 	/**
 	 * Let the request through to the application.
@@ -80,6 +120,18 @@ public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decisi
 		}
 
 		/**
+		 * Return the copies of the request's route when the request's answer is one to copy: a
+		 * {@code GET} of a {@code stale} route.
+		 * @param method the request's method
+		 * @return the route's copies, or {@code null} when the answer is not copied
+		 */
+		public StaleAnswers.@Nullable RouteCopies copies(String method) {
+			ShedRoute route = this.route;
+			return (route != null && route.writer() instanceof FallbackWriter.Stale stale && method.equals("GET"))
+					? stale.copies() : null;
+		}
+
+		/**
 		 * Tell the limit that the admitted request was given up by the server (a time-out of an
 		 * asynchronous request): a loss.
 		 */
@@ -101,23 +153,26 @@ public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decisi
 	 * @param deadlineNanos the caller's deadline
 	 */
 	record Shed(DegradationState state, ShedRoute route, String cause, ShedCauseKind kind,
-			long deadlineNanos) implements Decision {
+			long deadlineNanos) implements Answered {
+
+		@Override
+		public String pathPattern() {
+			return this.route.route().path();
+		}
 
 		/**
 		 * Return the fallback answer, counted as served.
 		 * @param request the request
 		 * @return the answer to send
 		 */
+		@Override
 		public Answer answer(RequestView request) {
 			Answer answer = this.route.writer().answer(request, this.state, this.cause);
 			this.state.fallbackCounts().record(this.route.index(), this.kind);
 			return answer;
 		}
 
-		/**
-		 * Return whether the answer is small enough to take a turn with the other cheap answers.
-		 * @return whether it is small
-		 */
+		@Override
 		public boolean small() {
 			return this.route.writer().small();
 		}
@@ -132,18 +187,35 @@ public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decisi
 	 * @param overload admission as the request saw it
 	 * @param deadlineNanos the caller's deadline
 	 */
-	record Refuse(DegradationState state, OverloadSignal.Active overload, long deadlineNanos) implements Decision {
+	record Refuse(DegradationState state, OverloadSignal.Active overload, long deadlineNanos) implements Answered {
+
+		@Override
+		public String cause() {
+			return OverloadSignal.CAUSE;
+		}
+
+		@Override
+		public @Nullable String pathPattern() {
+			return null;
+		}
 
 		/**
 		 * Return the refusal, marked so that it is never taken for the service's own answer nor
 		 * cached.
+		 * @param request the request
 		 * @return the answer to send
 		 */
-		public Answer answer() {
+		@Override
+		public Answer answer(RequestView request) {
 			return new Answer(this.overload.refusalStatus(),
 					new String[] { "Retry-After", this.overload.retryAfterHeader(), DegradationHeaders.DEGRADED,
-							"true", DegradationHeaders.REASON, OverloadSignal.CAUSE, "Cache-Control", "no-store" },
+							"true", DegradationHeaders.REASON, cause(), "Cache-Control", "no-store" },
 					Answer.EMPTY);
+		}
+
+		@Override
+		public boolean small() {
+			return true;
 		}
 
 	}
@@ -168,6 +240,29 @@ public sealed interface Decision permits Decision.Proceed, Decision.Shed, Decisi
 		 */
 		public long waitNanos() {
 			return this.overload.admission().waitBound(this.deadlineNanos);
+		}
+
+		/**
+		 * Wait for a place on this thread, at most {@link #waitNanos()}: the servlet stack's wait,
+		 * on a request thread that may park.
+		 * @return the place, or {@code null} when none freed in time
+		 */
+		public @Nullable Admitted await() {
+			return this.overload.admission().await(waitNanos());
+		}
+
+		/**
+		 * Wait for a place without a thread: the future completes with the place when one is
+		 * handed to this request, or empty ({@code null}) when {@link #waitNanos()} has passed;
+		 * either wins, never both (a place handed over as the time ran out is given back).
+		 * Cancelling it (a client that left) counts the request as refused. It completes on the
+		 * thread that freed the place or on the JDK's timer thread: the caller moves on from there.
+		 * @return the future place
+		 */
+		public CompletableFuture<@Nullable Admitted> awaitWithoutThread() {
+			return this.overload.admission()
+				.awaitWithoutThread()
+				.completeOnTimeout(null, Math.max(1, waitNanos()), TimeUnit.NANOSECONDS);
 		}
 
 	}

@@ -1,7 +1,10 @@
 package dev.degradation.web;
 
 import java.time.Duration;
+import java.util.function.Function;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.PathContainer;
@@ -39,6 +42,15 @@ public final class RequestDecider {
 	 */
 	public static final String SHED_CAUSE_ATTRIBUTE = RequestDecider.class.getName() + ".SHED_CAUSE";
 
+	/**
+	 * The order of both stacks' adapters unless configured: right after Spring Security's filter
+	 * chain (order -100 on both stacks), so that an unauthenticated request is refused before it
+	 * could see a fallback, and before anything that would do work for a request about to be shed.
+	 */
+	public static final int DEFAULT_ORDER = -100 + 10;
+
+	private static final Log logger = LogFactory.getLog(RequestDecider.class);
+
 	private final DegradationEngine engine;
 
 	/**
@@ -62,6 +74,8 @@ public final class RequestDecider {
 	private volatile Decision.@Nullable Proceed unlooked;
 
 	private volatile @Nullable String priorityHeader;
+
+	private volatile Function<Throwable, @Nullable String> refusedCalls = (failure) -> null;
 
 	/**
 	 * Create a decider.
@@ -94,6 +108,17 @@ public final class RequestDecider {
 	public void setPriorityHeader(@Nullable String header) {
 		this.priorityHeader = header;
 		this.unlooked = null;
+	}
+
+	/**
+	 * Answer a request with its route's fallback when its handler fails because a guarded call
+	 * got no answer ({@link #afterFailure}). Off until set: the decision knows no client, and the
+	 * client's exceptions are the client's to read.
+	 * @param refusedDependency the dependency whose guarded call got no answer, read from a
+	 * handler's failure, or {@code null} when the failure is not such a call
+	 */
+	public void setRefusedCalls(Function<Throwable, @Nullable String> refusedDependency) {
+		this.refusedCalls = refusedDependency;
 	}
 
 	/**
@@ -199,6 +224,30 @@ public final class RequestDecider {
 		return (admitted != null) ? new Decision.Proceed(wait.state(), wait.route(), admitted, wait.deadlineNanos(),
 				wait.priority())
 				: new Decision.Refuse(wait.state(), wait.overload(), wait.deadlineNanos());
+	}
+
+	/**
+	 * Decide a request that was let through and whose handler failed: its route's fallback when
+	 * the failure is a guarded call to a dependency the route requires that got no answer, as the
+	 * {@link #setRefusedCalls refused calls} read it (the breaker kept the call back, its time ran
+	 * out, or it failed with an I/O error). The stack must still check
+	 * that nothing of the answer was sent, and then replace what the handler began of it as
+	 * {@link ReplacedAnswer} says.
+	 * @param proceeded the decision that let the request through
+	 * @param request the request
+	 * @param failure what the handler failed with
+	 * @return the fallback, or {@code null} when the failure is the application's
+	 */
+	public Decision.@Nullable Shed afterFailure(Decision.Proceed proceeded, RequestView request, Throwable failure) {
+		String dependency = this.refusedCalls.apply(failure);
+		if (dependency == null) {
+			return null;
+		}
+		Decision.Shed fallback = afterRefusedCall(proceeded, request, dependency);
+		if (fallback != null && logger.isDebugEnabled()) {
+			logger.debug("Answering " + request.method() + " " + request.rawPath() + " with its fallback: " + failure);
+		}
+		return fallback;
 	}
 
 	/**

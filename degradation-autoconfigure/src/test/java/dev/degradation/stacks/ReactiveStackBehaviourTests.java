@@ -39,4 +39,9 @@ class ReactiveStackBehaviourTests extends StackBehaviourTests {
 		return "Reactive";
 	}
 
+	@Override
+	String sessionCookieName() {
+		return "SESSION";
+	}
+
 }

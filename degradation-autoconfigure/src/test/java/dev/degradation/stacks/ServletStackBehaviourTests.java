@@ -39,4 +39,9 @@ class ServletStackBehaviourTests extends StackBehaviourTests {
 		return "Servlet";
 	}
 
+	@Override
+	String sessionCookieName() {
+		return "JSESSIONID";
+	}
+
 }

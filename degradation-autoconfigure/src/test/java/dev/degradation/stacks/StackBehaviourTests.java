@@ -135,6 +135,29 @@ abstract class StackBehaviourTests {
 	}
 
 	@Test
+	void aFallbackAfterARefusedCallKeepsTheSessionAndNothingOfTheFailedAnswer() throws Exception {
+		HttpResponse<String> fallback = send("GET", "/api/stock/7", null);
+		assertThat(fallback.statusCode()).isEqualTo(200);
+		assertThat(fallback.body()).isEqualTo("{\"stock\":[],\"source\":\"degraded\"}");
+		assertDegraded(fallback, "enhanced", "dependency:inventory", null);
+		// What the handler set of the answer it meant to give, and its cookie, describe work that
+		// did not happen; its own header and the session the server made for the request stay.
+		assertThat(fallback.headers().map()).doesNotContainKeys("etag", "content-language", "location");
+		assertThat(fallback.headers().firstValue("X-Handler-Note")).hasValue("kept");
+		assertThat(fallback.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/json"));
+		List<String> cookies = fallback.headers().allValues("Set-Cookie");
+		assertThat(cookies).noneMatch((cookie) -> cookie.startsWith("cart="));
+		assertThat(cookies).singleElement().asString().startsWith(sessionCookieName() + "=");
+	}
+
+	/**
+	 * Return the name of the stack's session cookie.
+	 * @return the name
+	 */
+	abstract String sessionCookieName();
+
+	@Test
 	void anUnavailableRouteAnswers503WithItsRetryAfterAndAProblemDetail() throws Exception {
 		send("POST", "/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
 		HttpResponse<String> unavailable = send("GET", "/api/report", null);

@@ -5,15 +5,25 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 
 import dev.degradation.autoconfigure.DegradationLevelChangedEvent;
+import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.LevelChange;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
@@ -61,6 +71,54 @@ class StackTestApplication {
 			this.release.complete("released");
 			this.started.set(0);
 			this.release = new CompletableFuture<>();
+		}
+
+	}
+
+	/**
+	 * What a handler does before its guarded call gets no answer, so that the suite can see what of
+	 * it a fallback keeps: a session, an answer's headers and a cookie, one header of its own.
+	 */
+	static final String REFUSED_CALL_PATH = "/api/stock/{id}";
+
+	static DependencyUnavailableException inventoryUnavailable() {
+		return new DependencyUnavailableException("inventory", DependencyUnavailableException.Reason.TIMEOUT,
+				"no answer within 200 ms", null);
+	}
+
+	@RestController
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	static class ServletRefusedCallController {
+
+		@GetMapping(REFUSED_CALL_PATH)
+		String stock(HttpServletRequest request, HttpServletResponse response) {
+			request.getSession(true).setAttribute("user", "u1");
+			response.setHeader("X-Handler-Note", "kept");
+			response.setHeader("ETag", "\"v7\"");
+			response.setHeader("Content-Language", "en");
+			response.setHeader("Location", "/api/stock/8");
+			response.addCookie(new Cookie("cart", "42"));
+			throw inventoryUnavailable();
+		}
+
+	}
+
+	@RestController
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	static class ReactiveRefusedCallController {
+
+		@GetMapping(REFUSED_CALL_PATH)
+		Mono<String> stock(ServerWebExchange exchange) {
+			return exchange.getSession().flatMap((session) -> {
+				session.getAttributes().put("user", "u1");
+				ServerHttpResponse response = exchange.getResponse();
+				response.getHeaders().set("X-Handler-Note", "kept");
+				response.getHeaders().set("ETag", "\"v7\"");
+				response.getHeaders().set("Content-Language", "en");
+				response.getHeaders().set("Location", "/api/stock/8");
+				response.addCookie(ResponseCookie.from("cart", "42").build());
+				return Mono.error(inventoryUnavailable());
+			});
 		}
 
 	}

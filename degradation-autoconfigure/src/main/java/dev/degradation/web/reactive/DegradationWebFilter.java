@@ -1,15 +1,9 @@
 package dev.degradation.web.reactive;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -20,7 +14,6 @@ import reactor.core.scheduler.Schedulers;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.PathContainer;
@@ -34,16 +27,15 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
-import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.overload.Admission.Admitted;
 import dev.degradation.overload.RequestPriority;
-import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.Answer;
 import dev.degradation.web.Decision;
 import dev.degradation.web.DegradationHeaders;
-import dev.degradation.web.FallbackWriter;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RequestView;
+import dev.degradation.web.AnswerCopy;
+import dev.degradation.web.ReplacedAnswer;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -65,28 +57,22 @@ import dev.degradation.web.StaleAnswers;
  */
 public class DegradationWebFilter implements WebFilter, Ordered {
 
-	private static final Log logger = LogFactory.getLog(DegradationWebFilter.class);
-
 	/**
 	 * The default order: right after Spring Security's web filter chain (order -100), before
 	 * anything that would do work for a request that is about to be shed.
 	 */
-	public static final int DEFAULT_ORDER = -100 + 10;
+	public static final int DEFAULT_ORDER = RequestDecider.DEFAULT_ORDER;
 
-	/**
-	 * Headers a failed handler may have set that describe its answer, not the fallback: they are
-	 * not kept when the fallback replaces it. Lower case; names starting with {@code content-} and
-	 * {@code x-degrad} too.
-	 */
-	private static final Set<String> ANSWER_HEADERS = Set.of("etag", "last-modified", "location", "retry-after",
-			"vary", "cache-control", "expires", "pragma", "age", "link", "refresh", "transfer-encoding", "trailer",
-			"set-cookie");
+	/** The name of WebFlux's session cookie unless configured ({@code CookieWebSessionIdResolver}). */
+	private static final String DEFAULT_SESSION_COOKIE = "SESSION";
 
 	private final RequestDecider decider;
 
 	private final boolean levelOnEveryAnswer;
 
 	private final int order;
+
+	private volatile String sessionCookieName = DEFAULT_SESSION_COOKIE;
 
 	/**
 	 * Create a filter.
@@ -106,6 +92,15 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		return this.order;
 	}
 
+	/**
+	 * Name the server's session cookie, which a fallback that replaces a failed handler's answer
+	 * keeps ({@link ReplacedAnswer}); {@code SESSION} unless set.
+	 * @param sessionCookieName the name
+	 */
+	public void setSessionCookieName(String sessionCookieName) {
+		this.sessionCookieName = sessionCookieName;
+	}
+
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		// A healthy service's exchange is let through without reading it; it is read only when
@@ -123,11 +118,7 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 			// freed the place nor on the JDK's timer thread. A client that leaves cancels the
 			// future, which counts the request as refused; a place it had just been handed is
 			// discarded and given back.
-			return Mono
-				.fromFuture(wait.overload()
-					.admission()
-					.awaitWithoutThread()
-					.completeOnTimeout(null, Math.max(1, wait.waitNanos()), TimeUnit.NANOSECONDS))
+			return Mono.fromFuture(wait.awaitWithoutThread())
 				.publishOn(Schedulers.parallel())
 				.doOnDiscard(Admitted.class, Admitted::onIgnore)
 				.map((Admitted admitted) -> this.decider.afterWait(wait, admitted))
@@ -142,11 +133,8 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		if (decision instanceof Decision.Proceed proceed) {
 			return proceed(exchange, chain, view, proceed);
 		}
-		if (decision instanceof Decision.Shed shed) {
-			return shed(exchange, (view != null) ? view : new ExchangeView(exchange.getRequest()), shed);
-		}
-		exchange.getAttributes().put(RequestDecider.SHED_CAUSE_ATTRIBUTE, OverloadSignal.CAUSE);
-		return write(exchange.getResponse(), ((Decision.Refuse) decision).answer());
+		return answer(exchange, (view != null) ? view : new ExchangeView(exchange.getRequest()),
+				(Decision.Answered) decision);
 	}
 
 	/**
@@ -165,10 +153,10 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 			response.getHeaders().set(DegradationHeaders.LEVEL, proceed.state().levelHeader());
 		}
 		Mono<Void> passed;
-		if (proceed.route() != null && proceed.route().writer() instanceof FallbackWriter.Stale stale
-				&& exchange.getRequest().getMethod() == HttpMethod.GET) {
-			passed = passKeepingCopy(exchange, chain,
-					(view != null) ? view : new ExchangeView(exchange.getRequest()), stale.copies());
+		StaleAnswers.RouteCopies copies = proceed.copies(exchange.getRequest().getMethod().name());
+		if (copies != null) {
+			passed = passKeepingCopy(exchange, chain, (view != null) ? view : new ExchangeView(exchange.getRequest()),
+					copies);
 		}
 		else {
 			passed = chain.filter(exchange);
@@ -196,45 +184,53 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 	 */
 	private Mono<Void> fallBackFromRefusedCall(ServerWebExchange exchange, ExchangeView view,
 			Decision.Proceed proceed, Throwable failure) {
-		DependencyUnavailableException refused = DependencyUnavailableException.withoutAnswer(failure);
 		ServerHttpResponse response = exchange.getResponse();
-		if (refused == null || response.isCommitted()) {
-			return Mono.error(failure);
-		}
-		Decision.Shed fallback = this.decider.afterRefusedCall(proceed, view, refused.dependency());
+		Decision.Shed fallback = response.isCommitted() ? null : this.decider.afterFailure(proceed, view, failure);
 		if (fallback == null) {
 			return Mono.error(failure);
 		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("Answering " + view.method() + " " + view.rawPath() + " with its fallback: "
-					+ refused.getMessage());
-		}
 		ServerRequestObservationContext.findCurrent(exchange.getAttributes())
-			.ifPresent((context) -> context.setError(refused));
-		clearAnswer(response.getHeaders());
-		return shed(exchange, view, fallback);
+			.ifPresent((context) -> context.setError(failure));
+		replaceAnswer(response, this.sessionCookieName);
+		return answer(exchange, view, fallback);
 	}
 
 	/**
-	 * Remove what a failed handler set of its answer, keeping the headers of the filters before
-	 * it (CORS, tracing), so that the fallback says nothing of work that did not happen.
+	 * Remove what a failed handler set of its answer, keeping what {@link ReplacedAnswer} keeps.
+	 * The server's session cookie is written as the answer commits, after this.
 	 */
-	private static void clearAnswer(HttpHeaders headers) {
+	private static void replaceAnswer(ServerHttpResponse response, String sessionCookieName) {
+		HttpHeaders headers = response.getHeaders();
 		for (String name : List.copyOf(headers.headerNames())) {
-			String lower = name.toLowerCase(Locale.ROOT);
-			if (ANSWER_HEADERS.contains(lower) || lower.startsWith("content-") || lower.startsWith("x-degrad")) {
+			if (!ReplacedAnswer.keepsHeader(name)) {
 				headers.remove(name);
 			}
+			else if (name.equalsIgnoreCase(HttpHeaders.SET_COOKIE)) {
+				List<String> kept = headers.getOrEmpty(name)
+					.stream()
+					.filter((value) -> ReplacedAnswer.keepsSetCookie(value, sessionCookieName))
+					.toList();
+				if (kept.isEmpty()) {
+					headers.remove(name);
+				}
+				else {
+					headers.put(name, kept);
+				}
+			}
 		}
+		response.getCookies().keySet().removeIf((cookie) -> !ReplacedAnswer.keepsCookie(cookie, sessionCookieName));
 	}
 
-	private Mono<Void> shed(ServerWebExchange exchange, ExchangeView view, Decision.Shed shed) {
-		// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
-		// request that a handler served by its mapping, instead of UNKNOWN.
-		exchange.getAttributes().put(RequestDecider.SHED_CAUSE_ATTRIBUTE, shed.cause());
-		ServerRequestObservationContext.findCurrent(exchange.getAttributes())
-			.ifPresent((context) -> context.setPathPattern(shed.route().route().path()));
-		return write(exchange.getResponse(), shed.answer(view));
+	private Mono<Void> answer(ServerWebExchange exchange, ExchangeView view, Decision.Answered answered) {
+		exchange.getAttributes().put(RequestDecider.SHED_CAUSE_ATTRIBUTE, answered.cause());
+		String pattern = answered.pathPattern();
+		if (pattern != null) {
+			// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
+			// request that a handler served by its mapping, instead of UNKNOWN.
+			ServerRequestObservationContext.findCurrent(exchange.getAttributes())
+				.ifPresent((context) -> context.setPathPattern(pattern));
+		}
+		return write(exchange.getResponse(), answered.answer(view));
 	}
 
 	/**
@@ -273,19 +269,16 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * A response that keeps a bounded copy of the body it writes, for a {@code stale} route.
+	 * A response that keeps a bounded copy ({@link AnswerCopy}) of the body it writes, for a
+	 * {@code stale} route.
 	 */
 	private static final class CopyingResponse extends ServerHttpResponseDecorator {
 
-		private final int limit;
-
-		private @Nullable ByteBuffer copy;
-
-		private boolean overflowed;
+		private final AnswerCopy copy;
 
 		CopyingResponse(ServerHttpResponse delegate, int limit) {
 			super(delegate);
-			this.limit = limit;
+			this.copy = new AnswerCopy(limit);
 		}
 
 		@Override
@@ -296,49 +289,22 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		@Override
 		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
 			// A streamed answer is not an answer to keep.
-			this.overflowed = true;
+			this.copy.abandon();
 			return super.writeAndFlushWith(body);
 		}
 
-		private synchronized void keep(DataBuffer buffer) {
-			if (this.overflowed) {
-				return;
-			}
-			int length = buffer.readableByteCount();
-			ByteBuffer copy = this.copy;
-			int size = (copy != null) ? copy.position() : 0;
-			if (size + length > this.limit) {
-				// Too large to keep: stop copying and free what was copied.
-				this.overflowed = true;
-				this.copy = null;
-				return;
-			}
-			if (copy == null || copy.remaining() < length) {
-				ByteBuffer larger = ByteBuffer.allocate(Math.min(this.limit, Math.max(256, 2 * (size + length))));
-				if (copy != null) {
-					copy.flip();
-					larger.put(copy);
+		private void keep(DataBuffer buffer) {
+			try (DataBuffer.ByteBufferIterator buffers = buffer.readableByteBuffers()) {
+				while (buffers.hasNext()) {
+					this.copy.append(buffers.next());
 				}
-				copy = larger;
-				this.copy = copy;
 			}
-			buffer.toByteBuffer(buffer.readPosition(), copy, copy.position(), length);
-			copy.position(copy.position() + length);
 		}
 
-		synchronized void offer(StaleAnswers.RouteCopies copies, String key) {
+		void offer(StaleAnswers.RouteCopies copies, String key) {
 			HttpStatusCode status = getStatusCode();
-			byte[] body = null;
-			if (!this.overflowed) {
-				ByteBuffer copy = this.copy;
-				body = new byte[(copy != null) ? copy.position() : 0];
-				if (copy != null) {
-					copy.flip();
-					copy.get(body);
-				}
-			}
 			copies.offer(key, (status != null) ? status.value() : 200, (name) -> getHeaders().getOrEmpty(name),
-					body);
+					this.copy.body());
 		}
 
 	}

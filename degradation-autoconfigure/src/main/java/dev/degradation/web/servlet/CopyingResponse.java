@@ -1,6 +1,5 @@
 package dev.degradation.web.servlet;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -13,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
 
+import dev.degradation.web.AnswerCopy;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -98,8 +98,7 @@ final class CopyingResponse extends HttpServletResponseWrapper {
 		if (request.isAsyncStarted()) {
 			return;
 		}
-		byte[] body = (this.stream == null) ? new byte[0]
-				: (this.stream.overflowed ? null : this.stream.copy.toByteArray());
+		byte[] body = (this.stream == null) ? new byte[0] : this.stream.copy.body();
 		this.copies.offer(this.key, getStatus(), this::headerValues, body);
 	}
 
@@ -112,58 +111,33 @@ final class CopyingResponse extends HttpServletResponseWrapper {
 	}
 
 	/**
-	 * Writes through to the container's stream and keeps a copy until it would exceed its limit.
+	 * Writes through to the container's stream and keeps a bounded copy ({@link AnswerCopy}).
 	 */
 	private static final class CopyingStream extends ServletOutputStream {
 
 		private final ServletOutputStream target;
 
-		private final int limit;
-
-		private final ByteArrayOutputStream copy = new ByteArrayOutputStream(256);
-
-		private boolean overflowed;
+		private final AnswerCopy copy;
 
 		CopyingStream(ServletOutputStream target, int limit) {
 			this.target = target;
-			this.limit = limit;
+			this.copy = new AnswerCopy(limit);
 		}
 
 		@Override
 		public void write(int b) throws IOException {
 			this.target.write(b);
-			if (!this.overflowed) {
-				if (this.copy.size() + 1 > this.limit) {
-					overflow();
-				}
-				else {
-					this.copy.write(b);
-				}
-			}
+			this.copy.append(b);
 		}
 
 		@Override
 		public void write(byte[] b, int off, int len) throws IOException {
 			this.target.write(b, off, len);
-			if (!this.overflowed) {
-				if (this.copy.size() + len > this.limit) {
-					overflow();
-				}
-				else {
-					this.copy.write(b, off, len);
-				}
-			}
+			this.copy.append(b, off, len);
 		}
 
 		private void restart() {
-			this.copy.reset();
-			this.overflowed = false;
-		}
-
-		private void overflow() {
-			// Too large to keep: stop copying and free what was copied.
-			this.overflowed = true;
-			this.copy.reset();
+			this.copy.restart();
 		}
 
 		@Override

@@ -1,11 +1,8 @@
 package dev.degradation.web.servlet;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -16,8 +13,6 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.PathContainer;
@@ -26,19 +21,15 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.degradation.client.DependencyUnavailableException;
-import dev.degradation.engine.DegradationEngine;
-import dev.degradation.engine.OverloadSignal;
-import dev.degradation.overload.Admission;
 import dev.degradation.overload.Admission.Admitted;
 
 import dev.degradation.overload.RequestPriority;
 import dev.degradation.web.Answer;
 import dev.degradation.web.Decision;
 import dev.degradation.web.DegradationHeaders;
-import dev.degradation.web.FallbackWriter;
+import dev.degradation.web.ReplacedAnswer;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RequestView;
-import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -67,87 +58,32 @@ import dev.degradation.web.StaleAnswers;
  */
 public class DegradationFilter implements Filter {
 
-	private static final Log logger = LogFactory.getLog(DegradationFilter.class);
-
-	/**
-	 * Headers a failed handler may have set that describe its answer, not the fallback: they are
-	 * not kept when the fallback replaces it (nor are its cookies, but the container's session
-	 * cookie). Lower case; names starting with {@code content-} and {@code x-degrad} too.
-	 */
-	private static final Set<String> ANSWER_HEADERS = Set.of("etag", "last-modified", "location", "retry-after",
-			"vary", "cache-control", "expires", "pragma", "age", "link", "refresh", "transfer-encoding", "trailer");
-
 	/**
 	 * The default order: right after Spring Security's filter chain (order -100), before anything
 	 * that would do work for a request that is about to be shed.
 	 */
-	public static final int DEFAULT_ORDER = -100 + 10;
-
-	/**
-	 * The request attribute that holds the cause of a shed request's fallback (a {@code String},
-	 * as in {@link DegradationHeaders#REASON}), for observations and logs that run after the
-	 * filter answered.
-	 */
-	public static final String SHED_CAUSE_ATTRIBUTE = RequestDecider.SHED_CAUSE_ATTRIBUTE;
+	public static final int DEFAULT_ORDER = RequestDecider.DEFAULT_ORDER;
 
 	private final RequestDecider decider;
 
 	private final boolean levelOnEveryAnswer;
 
-	private final CheapAnswerGate cheapAnswers = CheapAnswerGate.standard();
-
-	/**
-	 * Create a filter that sends {@code X-Degradation-Level} on every answer.
-	 * @param engine the engine whose state decides what is shed
-	 * @param routes the compiled routes of the engine's manifest
-	 * @param reservedBasePath a base path that is never shed (the Actuator's), or {@code null}
-	 */
-	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath) {
-		this(engine, routes, reservedBasePath, true);
-	}
-
-	/**
-	 * Create a filter.
-	 * @param engine the engine whose state decides what is shed
-	 * @param routes the compiled routes of the engine's manifest
-	 * @param reservedBasePath a base path that is never shed (the Actuator's), or {@code null}
-	 * @param levelOnEveryAnswer whether answers that are not degraded carry
-	 * {@code X-Degradation-Level} too (a public service may not want to show its state)
-	 */
-	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath,
-			boolean levelOnEveryAnswer) {
-		this(engine, routes, reservedBasePath, levelOnEveryAnswer, null, "x-envoy-expected-rq-timeout-ms",
-				Duration.ofSeconds(30));
-	}
-
-	/**
-	 * Create a filter that also admits requests under load.
-	 * @param engine the engine whose state decides what is shed
-	 * @param routes the compiled routes of the engine's manifest
-	 * @param reservedBasePath a base path that is never shed nor refused (the Actuator's), or
-	 * {@code null}
-	 * @param levelOnEveryAnswer whether answers that are not degraded carry
-	 * {@code X-Degradation-Level} too
-	 * @param overload the overload signal whose admission decides under load, or {@code null}
-	 * @param deadlineHeader the request header that carries the caller's deadline in milliseconds
-	 * @param maxDeadline the longest deadline trusted, whatever the header says
-	 */
-	public DegradationFilter(DegradationEngine engine, RouteTable routes, @Nullable String reservedBasePath,
-			boolean levelOnEveryAnswer, @Nullable OverloadSignal overload, String deadlineHeader,
-			Duration maxDeadline) {
-		this(new RequestDecider(engine, routes, reservedBasePath, overload, deadlineHeader, maxDeadline),
-				levelOnEveryAnswer);
-	}
+	private final CheapAnswerGate cheapAnswers;
 
 	/**
 	 * Create a filter that carries out a decider's decisions.
 	 * @param decider the request decision
 	 * @param levelOnEveryAnswer whether answers that are not degraded carry
-	 * {@code X-Degradation-Level} too
+	 * {@code X-Degradation-Level} too (a public service may not want to show its state)
 	 */
 	public DegradationFilter(RequestDecider decider, boolean levelOnEveryAnswer) {
+		this(decider, levelOnEveryAnswer, CheapAnswerGate.standard());
+	}
+
+	DegradationFilter(RequestDecider decider, boolean levelOnEveryAnswer, CheapAnswerGate cheapAnswers) {
 		this.decider = decider;
 		this.levelOnEveryAnswer = levelOnEveryAnswer;
+		this.cheapAnswers = cheapAnswers;
 	}
 
 	@Override
@@ -168,15 +104,14 @@ public class DegradationFilter implements Filter {
 			}
 		}
 		if (decision instanceof Decision.Wait wait) {
-			Admission admission = wait.overload().admission();
-			Admitted admitted = admission.await(wait.waitNanos());
-			decision = this.decider.afterWait(wait, admitted);
+			decision = this.decider.afterWait(wait, wait.await());
 		}
 		if (decision instanceof Decision.Proceed proceed) {
 			proceed(httpRequest, view, httpResponse, chain, proceed);
 		}
 		else {
-			answerInTurn((view != null) ? view : new ServletRequestView(httpRequest), httpResponse, decision);
+			answerInTurn((view != null) ? view : new ServletRequestView(httpRequest), httpResponse,
+					(Decision.Answered) decision);
 		}
 	}
 
@@ -218,10 +153,9 @@ public class DegradationFilter implements Filter {
 	private void pass(HttpServletRequest request, @Nullable ServletRequestView view, HttpServletResponse response,
 			FilterChain chain, Decision.Proceed proceed) throws IOException, ServletException {
 		try {
-			if (proceed.route() != null && proceed.route().writer() instanceof FallbackWriter.Stale stale
-					&& request.getMethod().equals("GET")) {
-				passKeepingCopy((view != null) ? view : new ServletRequestView(request), response, chain,
-						stale.copies());
+			StaleAnswers.RouteCopies copies = proceed.copies(request.getMethod());
+			if (copies != null) {
+				passKeepingCopy((view != null) ? view : new ServletRequestView(request), response, chain, copies);
 				return;
 			}
 			chain.doFilter(request, response);
@@ -242,13 +176,12 @@ public class DegradationFilter implements Filter {
 	private boolean fallBackFromRefusedCall(ServletRequestView view, HttpServletResponse response,
 			Decision.Proceed proceed, Throwable failure) throws IOException {
 		HttpServletRequest request = view.request;
-		DependencyUnavailableException refused = DependencyUnavailableException.withoutAnswer(failure);
-		if (refused == null || response.isCommitted() || request.isAsyncStarted()) {
+		if (response.isCommitted() || request.isAsyncStarted()) {
 			return false;
 		}
 		Decision.Shed fallback;
 		try {
-			fallback = this.decider.afterRefusedCall(proceed, view, refused.dependency());
+			fallback = this.decider.afterFailure(proceed, view, failure);
 		}
 		finally {
 			view.release();
@@ -256,40 +189,38 @@ public class DegradationFilter implements Filter {
 		if (fallback == null) {
 			return false;
 		}
-		if (logger.isDebugEnabled()) {
-			logger.debug("Answering " + request.getMethod() + " " + request.getRequestURI() + " with its fallback: "
-					+ refused.getMessage());
-		}
 		// The request's observation still records why, though the answer is a good one.
-		ServerHttpObservationFilter.findObservationContext(request).ifPresent((context) -> context.setError(refused));
+		ServerHttpObservationFilter.findObservationContext(request).ifPresent((context) -> context.setError(failure));
 		replaceAnswer(request, response);
-		shed(view, response, fallback);
+		answer(view, response, fallback);
 		return true;
 	}
 
 	/**
 	 * Clear what a failed handler began of its answer, its body and its writer or stream among
-	 * it, keeping the headers of the filters before it (CORS, tracing) and the container's
-	 * session cookie, so that the fallback says nothing of work that did not happen.
+	 * it, keeping what {@link ReplacedAnswer} keeps.
 	 */
 	private static void replaceAnswer(HttpServletRequest request, HttpServletResponse response) {
 		String sessionCookie = request.getServletContext().getSessionCookieConfig().getName();
-		String sessionCookiePrefix = ((sessionCookie != null) ? sessionCookie : "JSESSIONID") + "=";
+		String sessionCookieName = (sessionCookie != null) ? sessionCookie : "JSESSIONID";
 		List<String[]> kept = new ArrayList<>();
 		for (String name : new ArrayList<>(response.getHeaderNames())) {
-			String lower = name.toLowerCase(Locale.ROOT);
-			if (ANSWER_HEADERS.contains(lower) || lower.startsWith("content-") || lower.startsWith("x-degrad")) {
+			if (!ReplacedAnswer.keepsHeader(name)) {
 				continue;
 			}
+			boolean cookie = name.equalsIgnoreCase("Set-Cookie");
 			for (String value : response.getHeaders(name)) {
-				if (!lower.equals("set-cookie") || value.startsWith(sessionCookiePrefix)) {
+				if (!cookie || ReplacedAnswer.keepsSetCookie(value, sessionCookieName)) {
 					kept.add(new String[] { name, value });
 				}
 			}
 		}
 		response.reset();
 		for (String[] header : kept) {
-			response.addHeader(header[0], header[1]);
+			// The container may put its session cookie back itself as it resets (Tomcat does).
+			if (!response.getHeaders(header[0]).contains(header[1])) {
+				response.addHeader(header[0], header[1]);
+			}
 		}
 	}
 
@@ -299,7 +230,7 @@ public class DegradationFilter implements Filter {
 	 */
 	private static void end(Decision.Proceed proceed, HttpServletRequest request, HttpServletResponse response,
 			boolean failed) {
-		proceed.end(failed, response.getStatus(), request.getAttribute(SHED_CAUSE_ATTRIBUTE) != null);
+		proceed.end(failed, response.getStatus(), request.getAttribute(RequestDecider.SHED_CAUSE_ATTRIBUTE) != null);
 	}
 
 	/**
@@ -348,18 +279,11 @@ public class DegradationFilter implements Filter {
 	 * ({@link CheapAnswerGate}), the answer sent before the turn is given back. A fallback too
 	 * large to be sure of its send buffer takes no turn.
 	 */
-	private void answerInTurn(ServletRequestView view, HttpServletResponse response, Decision decision)
+	private void answerInTurn(ServletRequestView view, HttpServletResponse response, Decision.Answered answered)
 			throws IOException {
-		boolean small = !(decision instanceof Decision.Shed shed) || shed.small();
-		boolean turn = small && this.cheapAnswers.enter(decision.deadlineNanos());
+		boolean turn = answered.small() && this.cheapAnswers.enter(answered.deadlineNanos());
 		try {
-			if (decision instanceof Decision.Shed shed) {
-				shed(view, response, shed);
-			}
-			else if (decision instanceof Decision.Refuse refusal) {
-				view.request.setAttribute(SHED_CAUSE_ATTRIBUTE, OverloadSignal.CAUSE);
-				write(response, refusal.answer());
-			}
+			answer(view, response, answered);
 			if (turn) {
 				response.flushBuffer();
 			}
@@ -371,15 +295,18 @@ public class DegradationFilter implements Filter {
 		}
 	}
 
-	private static void shed(ServletRequestView view, HttpServletResponse response, Decision.Shed shed)
+	private static void answer(ServletRequestView view, HttpServletResponse response, Decision.Answered answered)
 			throws IOException {
-		// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
-		// request that a handler served by its mapping, instead of UNKNOWN.
 		HttpServletRequest request = view.request;
-		request.setAttribute(SHED_CAUSE_ATTRIBUTE, shed.cause());
-		ServerHttpObservationFilter.findObservationContext(request)
-			.ifPresent((context) -> context.setPathPattern(shed.route().route().path()));
-		write(response, shed.answer(view));
+		request.setAttribute(RequestDecider.SHED_CAUSE_ATTRIBUTE, answered.cause());
+		String pattern = answered.pathPattern();
+		if (pattern != null) {
+			// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
+			// request that a handler served by its mapping, instead of UNKNOWN.
+			ServerHttpObservationFilter.findObservationContext(request)
+				.ifPresent((context) -> context.setPathPattern(pattern));
+		}
+		write(response, answered.answer(view));
 	}
 
 	/**
@@ -405,25 +332,6 @@ public class DegradationFilter implements Filter {
 		if (answer.body().length > 0) {
 			response.getOutputStream().write(answer.body());
 		}
-	}
-
-	/**
-	 * Rank each request in admission by the priority its caller passed, and hold the priority it
-	 * is served at for the calls made while serving it ({@link RequestDecider#setPriorityHeader}).
-	 * @param header the request header that carries the priority, or {@code null} for neither
-	 */
-	public void setPriorityHeader(@Nullable String header) {
-		this.decider.setPriorityHeader(header);
-	}
-
-	/**
-	 * Make a table the current one, keeping the current one as the previous: called before the
-	 * engine replaces its manifest with the table's, so that every state a request can read has
-	 * its table.
-	 * @param table the table of the manifest about to be active
-	 */
-	public void prepare(RouteTable table) {
-		this.decider.prepare(table);
 	}
 
 	/**

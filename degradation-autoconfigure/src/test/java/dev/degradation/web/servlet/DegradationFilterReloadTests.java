@@ -2,6 +2,7 @@ package dev.degradation.web.servlet;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +11,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.degradation.web.DegradationHeaders;
+import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
@@ -42,13 +44,16 @@ class DegradationFilterReloadTests {
 
 	private final DegradationEngine engine = new DegradationEngine(this.first, Clock.systemUTC());
 
-	private final DegradationFilter filter = new DegradationFilter(this.engine, RouteTable.compile(this.first), null);
+	private final RequestDecider decider = new RequestDecider(this.engine, RouteTable.compile(this.first), null, null,
+			"x-deadline", Duration.ofSeconds(30));
+
+	private final DegradationFilter filter = new DegradationFilter(this.decider, true);
 
 	@Test
 	void aPreparedTableIsUsedOnlyOnceTheEngineHasTheNewManifest() throws Exception {
 		this.engine.simulate(1);
 		assertThat(answer("/a")).isEqualTo("{\"m\":1}");
-		this.filter.prepare(RouteTable.compile(this.second));
+		this.decider.prepare(RouteTable.compile(this.second));
 		// The engine still has the first manifest: the first table answers.
 		assertThat(answer("/a")).isEqualTo("{\"m\":1}");
 		assertThat(answer("/b")).isEqualTo("live");

@@ -2,6 +2,7 @@ package dev.degradation.web.servlet;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +11,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.degradation.web.DegradationHeaders;
+import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.ManifestLoader;
@@ -26,8 +28,8 @@ class DegradationFilterTests {
 		.load("m.yaml", "tiers: { all: { priority: 1, routes: [ { path: \"/**\", method: GET, fallback: drop } ] } }"
 			.getBytes(StandardCharsets.UTF_8)), Clock.systemUTC());
 
-	private final DegradationFilter filter = new DegradationFilter(this.engine,
-			RouteTable.compile(this.engine.manifest()), "/actuator");
+	private final DegradationFilter filter = new DegradationFilter(new RequestDecider(this.engine,
+			RouteTable.compile(this.engine.manifest()), "/actuator", null, "x-deadline", Duration.ofSeconds(30)), true);
 
 	@Test
 	void aRouteThatCatchesEveryPathNeverShedsTheActuator() throws Exception {
