@@ -1,28 +1,17 @@
 package dev.degradation.web.reactive;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
-import org.reactivestreams.Publisher;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.core.Ordered;
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.server.PathContainer;
-import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
-import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -33,8 +22,6 @@ import dev.degradation.web.Answer;
 import dev.degradation.web.Decision;
 import dev.degradation.web.DegradationHeaders;
 import dev.degradation.web.RequestDecider;
-import dev.degradation.web.RequestView;
-import dev.degradation.web.AnswerCopy;
 import dev.degradation.web.ReplacedAnswer;
 import dev.degradation.web.StaleAnswers;
 
@@ -266,127 +253,6 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		CopyingResponse copying = new CopyingResponse(exchange.getResponse(), copies.maxAnswerBytes());
 		return chain.filter(exchange.mutate().response(copying).build())
 			.doOnSuccess((Void done) -> copying.offer(copies, key));
-	}
-
-	/**
-	 * A response that keeps a bounded copy ({@link AnswerCopy}) of the body it writes, for a
-	 * {@code stale} route.
-	 */
-	private static final class CopyingResponse extends ServerHttpResponseDecorator {
-
-		private final AnswerCopy copy;
-
-		CopyingResponse(ServerHttpResponse delegate, int limit) {
-			super(delegate);
-			this.copy = new AnswerCopy(limit);
-		}
-
-		@Override
-		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-			return super.writeWith(Flux.from(body).doOnNext(this::keep));
-		}
-
-		@Override
-		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-			// A streamed answer is not an answer to keep.
-			this.copy.abandon();
-			return super.writeAndFlushWith(body);
-		}
-
-		private void keep(DataBuffer buffer) {
-			try (DataBuffer.ByteBufferIterator buffers = buffer.readableByteBuffers()) {
-				while (buffers.hasNext()) {
-					this.copy.append(buffers.next());
-				}
-			}
-		}
-
-		void offer(StaleAnswers.RouteCopies copies, String key) {
-			HttpStatusCode status = getStatusCode();
-			copies.offer(key, (status != null) ? status.value() : 200, (name) -> getHeaders().getOrEmpty(name),
-					this.copy.body());
-		}
-
-	}
-
-	/**
-	 * An exchange's request as the decision reads it, without copying.
-	 */
-	private static final class ExchangeView implements RequestView {
-
-		private final ServerHttpRequest request;
-
-		ExchangeView(ServerHttpRequest request) {
-			this.request = request;
-		}
-
-		@Override
-		public String method() {
-			return this.request.getMethod().name();
-		}
-
-		@Override
-		public PathContainer pathWithinApplication() {
-			return this.request.getPath().pathWithinApplication();
-		}
-
-		@Override
-		public String rawPath() {
-			return this.request.getPath().value();
-		}
-
-		@Override
-		public @Nullable String rawQuery() {
-			return this.request.getURI().getRawQuery();
-		}
-
-		@Override
-		public @Nullable String header(String name) {
-			return this.request.getHeaders().getFirst(name);
-		}
-
-	}
-
-	/**
-	 * An admitted exchange whose body must have arrived within a time of its admission, so that a
-	 * body that trickles in cannot hold its place for longer than its caller waits: past it, the
-	 * body fails with {@code 408 Request Timeout}. The timer is Reactor's, on its parallel
-	 * scheduler; nothing blocks.
-	 */
-	private static final class TimeLimitedBody extends ServerHttpRequestDecorator {
-
-		private final Admitted admitted;
-
-		private final long limitNanos;
-
-		/**
-		 * Whether a request may carry a body worth bounding: it declares a length, or is chunked.
-		 * An exchange without one is let through as it came, with nothing allocated for it.
-		 */
-		static boolean mayHaveBody(ServerHttpRequest request) {
-			HttpHeaders headers = request.getHeaders();
-			return headers.getContentLength() > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
-		}
-
-		TimeLimitedBody(ServerHttpRequest request, Admitted admitted, long limitNanos) {
-			super(request);
-			this.admitted = admitted;
-			this.limitNanos = limitNanos;
-		}
-
-		@Override
-		public Flux<DataBuffer> getBody() {
-			return super.getBody()
-				.timeout(Mono.defer(this::timeLeft), (buffer) -> Mono.defer(this::timeLeft))
-				.onErrorMap(TimeoutException.class, (ex) -> new ResponseStatusException(HttpStatus.REQUEST_TIMEOUT,
-						"The request's body did not arrive within " + (this.limitNanos / 1_000_000)
-								+ " ms of its admission (its caller's deadline, or 'degradation.deadline.max' without one)"));
-		}
-
-		private Mono<Long> timeLeft() {
-			return Mono.delay(Duration.ofNanos(Math.max(0, this.limitNanos - this.admitted.elapsedNanos())));
-		}
-
 	}
 
 }

@@ -15,8 +15,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.server.PathContainer;
-import org.springframework.http.server.RequestPath;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.util.ServletRequestPathUtils;
 
@@ -29,7 +27,6 @@ import dev.degradation.web.Decision;
 import dev.degradation.web.DegradationHeaders;
 import dev.degradation.web.ReplacedAnswer;
 import dev.degradation.web.RequestDecider;
-import dev.degradation.web.RequestView;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -332,70 +329,6 @@ public class DegradationFilter implements Filter {
 		if (answer.body().length > 0) {
 			response.getOutputStream().write(answer.body());
 		}
-	}
-
-	/**
-	 * A servlet request as the decision reads it; its path is resolved exactly as Spring MVC
-	 * does ({@link ServletRequestPathUtils}), only when asked for, and released after.
-	 */
-	private static final class ServletRequestView implements RequestView {
-
-		private final HttpServletRequest request;
-
-		private @Nullable PathContainer path;
-
-		private boolean parsedHere;
-
-		ServletRequestView(HttpServletRequest request) {
-			this.request = request;
-		}
-
-		@Override
-		public String method() {
-			return this.request.getMethod();
-		}
-
-		@Override
-		public PathContainer pathWithinApplication() {
-			PathContainer path = this.path;
-			if (path == null) {
-				RequestPath requestPath;
-				if (ServletRequestPathUtils.hasParsedRequestPath(this.request)) {
-					requestPath = ServletRequestPathUtils.getParsedRequestPath(this.request);
-				}
-				else {
-					requestPath = ServletRequestPathUtils.parseAndCache(this.request);
-					this.parsedHere = true;
-				}
-				path = requestPath.pathWithinApplication();
-				this.path = path;
-			}
-			return path;
-		}
-
-		/** Clear the parsed path this view cached on the request, as if it was never parsed. */
-		void release() {
-			if (this.parsedHere) {
-				ServletRequestPathUtils.clearParsedRequestPath(this.request);
-				this.parsedHere = false;
-			}
-		}
-
-		@Override
-		public String rawPath() {
-			return this.request.getRequestURI();
-		}
-
-		@Override
-		public @Nullable String rawQuery() {
-			return this.request.getQueryString();
-		}
-
-		@Override
-		public @Nullable String header(String name) {
-			return this.request.getHeader(name);
-		}
-
 	}
 
 }

@@ -1,0 +1,47 @@
+package dev.degradation.web.reactive;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+
+import dev.degradation.web.RequestView;
+
+/**
+ * An exchange's request as the decision reads it, without copying.
+ */
+final class ExchangeView implements RequestView {
+
+	private final ServerHttpRequest request;
+
+	ExchangeView(ServerHttpRequest request) {
+		this.request = request;
+	}
+
+	@Override
+	public String method() {
+		return this.request.getMethod().name();
+	}
+
+	@Override
+	public PathContainer pathWithinApplication() {
+		return this.request.getPath().pathWithinApplication();
+	}
+
+	@Override
+	public String rawPath() {
+		return this.request.getPath().value();
+	}
+
+	@Override
+	public @Nullable String rawQuery() {
+		return this.request.getURI().getRawQuery();
+	}
+
+	@Override
+	public @Nullable String header(String name) {
+		return this.request.getHeaders().getFirst(name);
+	}
+
+}
+

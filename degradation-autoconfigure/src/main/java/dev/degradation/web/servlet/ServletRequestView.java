@@ -1,0 +1,75 @@
+package dev.degradation.web.servlet;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.RequestPath;
+import org.springframework.web.util.ServletRequestPathUtils;
+
+import dev.degradation.web.RequestView;
+
+/**
+ * A servlet request as the decision reads it; its path is resolved exactly as Spring MVC
+ * does ({@link ServletRequestPathUtils}), only when asked for, and released after.
+ */
+final class ServletRequestView implements RequestView {
+
+	final HttpServletRequest request;
+
+	private @Nullable PathContainer path;
+
+	private boolean parsedHere;
+
+	ServletRequestView(HttpServletRequest request) {
+		this.request = request;
+	}
+
+	@Override
+	public String method() {
+		return this.request.getMethod();
+	}
+
+	@Override
+	public PathContainer pathWithinApplication() {
+		PathContainer path = this.path;
+		if (path == null) {
+			RequestPath requestPath;
+			if (ServletRequestPathUtils.hasParsedRequestPath(this.request)) {
+				requestPath = ServletRequestPathUtils.getParsedRequestPath(this.request);
+			}
+			else {
+				requestPath = ServletRequestPathUtils.parseAndCache(this.request);
+				this.parsedHere = true;
+			}
+			path = requestPath.pathWithinApplication();
+			this.path = path;
+		}
+		return path;
+	}
+
+	/** Clear the parsed path this view cached on the request, as if it was never parsed. */
+	void release() {
+		if (this.parsedHere) {
+			ServletRequestPathUtils.clearParsedRequestPath(this.request);
+			this.parsedHere = false;
+		}
+	}
+
+	@Override
+	public String rawPath() {
+		return this.request.getRequestURI();
+	}
+
+	@Override
+	public @Nullable String rawQuery() {
+		return this.request.getQueryString();
+	}
+
+	@Override
+	public @Nullable String header(String name) {
+		return this.request.getHeader(name);
+	}
+
+}
+
