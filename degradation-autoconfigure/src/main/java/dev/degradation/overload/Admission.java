@@ -1,7 +1,6 @@
 package dev.degradation.overload;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -20,8 +19,8 @@ import org.jspecify.annotations.Nullable;
 import dev.degradation.manifest.Overload;
 
 /**
- * Admission under load as a concurrency-limits {@link Limiter}: a {@link Limit} (the library's
- * algorithm, {@link AdaptiveLimits adaptive} by default), one partition per degradable rank, and a
+ * Admission under load in concurrency-limits' shape: a {@link Limit} (the library's algorithm,
+ * {@link AdaptiveLimits adaptive} by default), one partition per degradable rank, and a
  * {@link Limiter.Listener} for every admitted request, which reports how it ended:
  * {@link Limiter.Listener#onSuccess() success} (its latency is a sample of the limit),
  * {@link Limiter.Listener#onIgnore() ignore} (an error, a caller that left, the refusal fallback:
@@ -35,10 +34,12 @@ import dev.degradation.manifest.Overload;
  * takes any free place.
  *
  * <p>{@link #decide(int, long)} never parks a thread, so that a reactive stack can admit on its
- * event loop; waiting for a place is the separate, optional {@link #await(long)}. Thread-safe; the
- * decision takes no lock.
+ * event loop; waiting for a place is the separate, optional {@link #await(long)} (a parked thread)
+ * or {@link #awaitWithoutThread()} (a future). Not a {@code Limiter} itself: a limiter admits at
+ * once or not at all, where admission also sheds a degradable request and lets a core one wait,
+ * so its one entry point is {@link #decide(int, long)}. Thread-safe; the decision takes no lock.
  */
-public final class Admission implements Limiter<Admission.Request> {
+public final class Admission {
 
 	private final Limit limit;
 
@@ -187,24 +188,6 @@ public final class Admission implements Limiter<Admission.Request> {
 			return NotAdmitted.REFUSED;
 		}
 		return NotAdmitted.WAIT;
-	}
-
-	/**
-	 * Admit a request at once or not at all, as concurrency-limits' limiters do: a degradable
-	 * request over its partition and a core request without a free place are not admitted.
-	 * @param request the request
-	 * @return the listener of an admitted request, or empty
-	 */
-	@Override
-	public Optional<Listener> acquire(Request request) {
-		Decision decision = decide(request.rank(), request.deadlineNanos());
-		if (decision instanceof Admitted admitted) {
-			return Optional.of(admitted);
-		}
-		if (decision == NotAdmitted.WAIT) {
-			this.refused.increment();
-		}
-		return Optional.empty();
 	}
 
 	/**
@@ -485,17 +468,6 @@ public final class Admission implements Limiter<Admission.Request> {
 	}
 
 	/**
-	 * What a request brings to admission: its rank and its caller's deadline.
-	 *
-	 * @param rank {@code 0} for the lowest tier, {@link Admission#coreRank()} for a core request
-	 * @param deadlineNanos how long its caller still waits, as {@link Deadline#remainingNanos}
-	 * reads it
-	 */
-	public record Request(int rank, long deadlineNanos) {
-
-	}
-
-	/**
 	 * What admission decided for a request: {@link Admitted}, or why not.
 	 */
 	public sealed interface Decision permits Admitted, NotAdmitted {
@@ -528,7 +500,7 @@ public final class Admission implements Limiter<Admission.Request> {
 	 * An admitted request: its place is held until it reports, exactly once, how it ended; later
 	 * reports change nothing.
 	 */
-	public final class Admitted implements Decision, Listener {
+	public final class Admitted implements Decision, Limiter.Listener {
 
 		private static final AtomicIntegerFieldUpdater<Admitted> ENDED = AtomicIntegerFieldUpdater
 			.newUpdater(Admitted.class, "ended");

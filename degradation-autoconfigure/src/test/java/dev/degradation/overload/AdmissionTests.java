@@ -4,13 +4,11 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.netflix.concurrency.limits.Limit;
-import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import org.junit.jupiter.api.Test;
 
@@ -186,20 +184,6 @@ class AdmissionTests {
 		admitted.onDropped();
 		assertThat(limit.samples).isEmpty();
 		assertThat(admission.inflight()).as("released once").isEqualTo(1);
-	}
-
-	@Test
-	void asAConcurrencyLimitsLimiterItHandsOutAListenerOrNothingAndNeverWaits() {
-		Limiter<Admission.Request> limiter = admission(1, 1, Duration.ofSeconds(5));
-		Optional<Limiter.Listener> first = limiter.acquire(new Admission.Request(1, NO_DEADLINE));
-		assertThat(first).isPresent();
-		assertThat(limiter.acquire(new Admission.Request(1, NO_DEADLINE))).as("no wait, even with a queue bound")
-			.isEmpty();
-		assertThat(limiter.acquire(new Admission.Request(0, NO_DEADLINE))).isEmpty();
-		first.get().onSuccess();
-		assertThat(limiter.acquire(new Admission.Request(1, NO_DEADLINE))).isPresent();
-		assertThat(((Admission) limiter).refused()).isEqualTo(1);
-		assertThat(((Admission) limiter).shed(0)).isEqualTo(1);
 	}
 
 	@Test
