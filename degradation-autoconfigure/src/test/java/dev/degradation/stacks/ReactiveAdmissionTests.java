@@ -112,6 +112,35 @@ class ReactiveAdmissionTests {
 	}
 
 	@Test
+	void waitingRequestsWhoseTimeRunsOutAreRefusedOnReactorsSchedulerNotOnTheJdksTimer() throws Exception {
+		this.threads.committed.clear();
+		Admission admission = this.overload.active().admission();
+		List<CompletableFuture<HttpResponse<String>>> held = send(3, "GET", "/api/hold");
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
+
+		// Their callers wait 300 ms: the timer ends their wait long before the queue bound.
+		List<CompletableFuture<HttpResponse<String>>> late = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			late.add(this.client.sendAsync(HttpRequest.newBuilder(request("GET", "/api/core"), (name, value) -> true)
+				.header("x-envoy-expected-rq-timeout-ms", "300")
+				.build(), HttpResponse.BodyHandlers.ofString()));
+		}
+		for (CompletableFuture<HttpResponse<String>> answer : late) {
+			HttpResponse<String> response = answer.get();
+			assertThat(response.statusCode()).isEqualTo(503);
+			assertThat(response.headers().firstValue("X-Degradation-Reason")).hasValue("overload");
+		}
+		assertThat(this.threads.committed).as("the threads the refusals were written on").hasSize(6)
+			.allMatch((thread) -> thread.startsWith("parallel-"), "Reactor's parallel scheduler, not the JDK's "
+					+ "CompletableFuture timer");
+		this.holds.release.complete("released");
+		for (CompletableFuture<HttpResponse<String>> answer : held) {
+			assertThat(answer.get().body()).isEqualTo("released");
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> admission.inflight() == 0 && admission.waiting() == 0);
+	}
+
+	@Test
 	void aBurstOfMixedRequestsIsDecidedOnTheEventLoopsAndEveryRequestIsAnswered() throws Exception {
 		List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
 		for (int round = 0; round < 50; round++) {
@@ -162,6 +191,8 @@ class ReactiveAdmissionTests {
 
 		final List<String> resumed = new CopyOnWriteArrayList<>();
 
+		final List<String> committed = new CopyOnWriteArrayList<>();
+
 		@Bean
 		WebFilter decisionThreadRecorder() {
 			return new Recorder(this);
@@ -201,6 +232,12 @@ class ReactiveAdmissionTests {
 			this.threads.decisions.incrementAndGet();
 			if (!Schedulers.isInNonBlockingThread()) {
 				this.threads.offLoop.add(Thread.currentThread().getName());
+			}
+			if (exchange.getRequest().getPath().value().equals("/api/core")) {
+				exchange.getResponse().beforeCommit(() -> {
+					this.threads.committed.add(Thread.currentThread().getName());
+					return Mono.empty();
+				});
 			}
 			return chain.filter(exchange);
 		}
