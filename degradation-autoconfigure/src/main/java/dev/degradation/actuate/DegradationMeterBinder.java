@@ -19,7 +19,6 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.FallbackCounts;
 import dev.degradation.engine.ManifestReplaced;
-import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
@@ -42,9 +41,10 @@ import dev.degradation.web.StaleAnswers;
  * <ul>
  * <li>{@code degradation.level}: gauge of the active shed level</li>
  * <li>{@code degradation.level.changes}: counter of changes of the active level</li>
- * <li>{@code degradation.fallbacks}: counter per route and kind of cause (tags {@code tier},
- * {@code method}, {@code route}, {@code fallback}, {@code cause}: {@code level},
- * {@code dependency}, {@code switch} or {@code overload})</li>
+ * <li>{@code degradation.fallbacks}: counter per route and kind of the signal that shed it (tags
+ * {@code tier}, {@code method}, {@code route}, {@code fallback}, {@code cause}: the signal's
+ * {@link ShedSignal#kind() kind}, such as {@code dependency}, {@code simulation},
+ * {@code switch}, {@code overload} or a user's own {@code maintenance})</li>
  * <li>{@code degradation.dependency.state}: one 0/1 gauge per dependency and state (tags
  * {@code dependency}, {@code state})</li>
  * <li>{@code degradation.dependency.error.rate}: gauge per dependency, from 0 to 1</li>
@@ -264,14 +264,14 @@ public class DegradationMeterBinder implements MeterBinder {
 		int index = 0;
 		for (Route route : manifest.routes()) {
 			int routeIndex = index++;
-			for (ShedCauseKind cause : ShedCauseKind.values()) {
+			for (String cause : counts.kinds()) {
 				meters.add(FunctionCounter.builder("degradation.fallbacks", counts, (c) -> c.count(routeIndex, cause))
 					.description("Requests answered by a route's fallback, by why the route was shed")
 					.tag("tier", route.tier())
 					.tag("method", route.method())
 					.tag("route", route.path())
 					.tag("fallback", route.fallback().kind())
-					.tag("cause", cause.tag())
+					.tag("cause", cause)
 					.register(registry));
 			}
 		}

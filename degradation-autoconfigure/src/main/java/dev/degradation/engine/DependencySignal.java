@@ -44,6 +44,9 @@ import dev.degradation.monitor.ProbeResult;
  */
 public final class DependencySignal implements ShedSignal {
 
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "dependency";
+
 	/** The name of this signal. */
 	public static final String NAME = "dependencies";
 
@@ -134,6 +137,11 @@ public final class DependencySignal implements ShedSignal {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	@Override
+	public String kind() {
+		return KIND;
 	}
 
 	/**

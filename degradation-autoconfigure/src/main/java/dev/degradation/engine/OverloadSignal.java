@@ -35,6 +35,9 @@ import dev.degradation.overload.PassedPriority;
  */
 public final class OverloadSignal implements ShedSignal {
 
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "overload";
+
 	/** The name of this signal. */
 	public static final String NAME = "overload";
 
@@ -80,6 +83,11 @@ public final class OverloadSignal implements ShedSignal {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	@Override
+	public String kind() {
+		return KIND;
 	}
 
 	/**

@@ -29,6 +29,22 @@ public interface ShedSignal {
 	String name();
 
 	/**
+	 * Return the kind of this signal: the first part of the causes it gives (before any
+	 * {@code ':'}), such as {@code dependency}, {@code overload}, {@code switch},
+	 * {@code simulation} or a user's own {@code maintenance}. The routes this signal sheds are
+	 * counted under it ({@code degradation.fallbacks}, tag {@code cause}), so it must stay a short
+	 * lowercase token ({@link #KIND_PATTERN}) that does not depend on the signal's inputs.
+	 * @return the kind
+	 */
+	String kind();
+
+	/**
+	 * What a kind must look like: a lowercase letter, then at most 31 lowercase letters, digits
+	 * or {@code '-'}, so that it is safe as a metric tag and as the start of a header value.
+	 */
+	String KIND_PATTERN = "[a-z][a-z0-9-]{0,31}";
+
+	/**
 	 * Return what this signal demands at the given instant.
 	 * @param now the engine's current time
 	 * @return the demand, {@link ShedDemand#NONE} when it demands nothing

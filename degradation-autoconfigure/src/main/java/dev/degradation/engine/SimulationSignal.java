@@ -18,6 +18,9 @@ import dev.degradation.manifest.DegradationManifest;
  */
 public final class SimulationSignal implements ShedSignal {
 
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "simulation";
+
 	/** The name of this signal. */
 	public static final String NAME = "simulation";
 
@@ -40,6 +43,11 @@ public final class SimulationSignal implements ShedSignal {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	@Override
+	public String kind() {
+		return KIND;
 	}
 
 	/**

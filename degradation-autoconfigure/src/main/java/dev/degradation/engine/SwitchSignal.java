@@ -30,6 +30,9 @@ import dev.degradation.manifest.Tier;
  */
 public final class SwitchSignal implements ShedSignal {
 
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "switch";
+
 	/** The name of this signal. */
 	public static final String NAME = "switches";
 
@@ -100,6 +103,11 @@ public final class SwitchSignal implements ShedSignal {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	@Override
+	public String kind() {
+		return KIND;
 	}
 
 	/**

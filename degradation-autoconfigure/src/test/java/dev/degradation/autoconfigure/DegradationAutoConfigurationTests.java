@@ -40,7 +40,6 @@ import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.actuate.EndpointWriteWebFilter;
 import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.engine.DegradationEngine;
-import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
@@ -349,6 +348,11 @@ class DegradationAutoConfigurationTests {
 			}
 
 			@Override
+			public String kind() {
+				return "maintenance";
+			}
+
+			@Override
 			public ShedDemand demand(Instant now) {
 				return ShedDemand.routes(Map.of(0, "maintenance:track"), "in maintenance");
 			}
@@ -358,6 +362,7 @@ class DegradationAutoConfigurationTests {
 			DegradationEngine engine = context.getBean(DegradationEngine.class);
 			assertThat(engine.signals()).contains(maintenance);
 			assertThat(engine.evaluate().shedCause(0)).isEqualTo("maintenance:track");
+			assertThat(engine.state().shedKind(0)).isEqualTo("maintenance");
 		});
 	}
 
@@ -533,9 +538,9 @@ class DegradationAutoConfigurationTests {
 			context.getBean(DegradationMeterBinder.class).bindTo(registry);
 			DegradationEngine engine = context.getBean(DegradationEngine.class);
 			engine.simulate(1);
-			engine.fallbackCounts().record(0, ShedCauseKind.LEVEL);
-			engine.fallbackCounts().record(0, ShedCauseKind.SWITCH);
-			engine.fallbackCounts().record(0, ShedCauseKind.SWITCH);
+			engine.fallbackCounts().record(0, "simulation");
+			engine.fallbackCounts().record(0, "switch");
+			engine.fallbackCounts().record(0, "switch");
 			assertThat(registry.get("degradation.level").gauge().value()).isEqualTo(1.0);
 			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5 * 4);
 			assertThat(registry.get("degradation.fallbacks")
@@ -543,7 +548,7 @@ class DegradationAutoConfigurationTests {
 				.tag("route", "/api/analytics/track")
 				.tag("method", "POST")
 				.tag("fallback", "drop")
-				.tag("cause", "level")
+				.tag("cause", "simulation")
 				.functionCounter()
 				.count()).isEqualTo(1.0);
 			assertThat(registry.get("degradation.fallbacks")
