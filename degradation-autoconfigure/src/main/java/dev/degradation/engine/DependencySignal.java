@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.NoSuchElementException;
@@ -329,6 +330,19 @@ public final class DependencySignal implements ShedSignal {
 	 */
 	public synchronized List<DependencyStatus> statuses() {
 		return this.monitors.values().stream().map(DependencyMonitor::status).toList();
+	}
+
+	@Override
+	public List<SignalOverride> runTimeOverrides() {
+		List<SignalOverride> overrides = new ArrayList<>();
+		for (DependencyStatus status : statuses()) {
+			if (status.forced() && status.forcedAt() != null) {
+				overrides.add(new SignalOverride(NAME + "/" + status.name(),
+						status.state().name().toLowerCase(Locale.ROOT), String.valueOf(status.forcedBy()),
+						status.forcedAt(), null));
+			}
+		}
+		return overrides;
 	}
 
 	@Override

@@ -7,7 +7,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
@@ -125,6 +127,32 @@ public final class OverloadSignal implements ShedSignal {
 	 */
 	public Rates rates() {
 		return this.rates;
+	}
+
+	/**
+	 * Admission under load, as {@code overload}, while the manifest has an {@code overload}
+	 * section: the limit, what is in flight and waiting, what admission did per second and since
+	 * start, and the level this signal demands.
+	 */
+	@Override
+	public Map<String, Object> sections(DegradationState state) {
+		Admission admission = admission();
+		if (admission == null) {
+			return Map.of();
+		}
+		Rates rates = rates();
+		Map<String, Object> overload = new LinkedHashMap<>();
+		overload.put("limit", admission.limit());
+		overload.put("inflight", admission.inflight());
+		overload.put("waiting", admission.waiting());
+		overload.put("admittedPerSecond", Math.round(rates.admitted() * 10) / 10.0);
+		overload.put("shedPerSecond", Math.round(rates.shed() * 10) / 10.0);
+		overload.put("refusedPerSecond", Math.round(rates.refused() * 10) / 10.0);
+		overload.put("admitted", admission.admitted());
+		overload.put("shed", admission.shed());
+		overload.put("refused", admission.refused() + admission.refusedForDeadline());
+		overload.put("level", state.demands().getOrDefault(NAME, ShedDemand.NONE).level());
+		return Map.of(NAME, overload);
 	}
 
 	@Override

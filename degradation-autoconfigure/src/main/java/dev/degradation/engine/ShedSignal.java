@@ -1,6 +1,8 @@
 package dev.degradation.engine;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 
 import dev.degradation.manifest.DegradationManifest;
 
@@ -50,6 +52,29 @@ public interface ShedSignal {
 	 * @return the demand, {@link ShedDemand#NONE} when it demands nothing
 	 */
 	ShedDemand demand(Instant now);
+
+	/**
+	 * Return this signal's sections of the {@code degradation} endpoint's answer, by the key each
+	 * takes at its top level (such as {@code switches} or {@code overload}), read by operators and
+	 * the status page beside every signal's demand. A value is made of maps, lists, strings,
+	 * numbers, booleans and instants, so that it is written the same way by every JSON mapper and
+	 * in a native image. Called for every read of the endpoint, not under the engine's lock.
+	 * @param state the snapshot the endpoint shows
+	 * @return the sections, empty (the default) for none
+	 */
+	default Map<String, Object> sections(DegradationState state) {
+		return Map.of();
+	}
+
+	/**
+	 * Return what operators set on this signal at run time and holds now, listed by the endpoint
+	 * among its overrides and counted by the {@code degradation.overrides} gauge under this
+	 * signal's kind.
+	 * @return the overrides, empty (the default) for none
+	 */
+	default List<SignalOverride> runTimeOverrides() {
+		return List.of();
+	}
 
 	/**
 	 * Forget every input and every timer, as if the engine had just started. Called under the

@@ -2,6 +2,7 @@ package dev.degradation.engine;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
@@ -64,6 +65,13 @@ public final class SimulationSignal implements ShedSignal {
 	 */
 	public synchronized @Nullable SimulationOverride override() {
 		return this.override;
+	}
+
+	@Override
+	public List<SignalOverride> runTimeOverrides() {
+		SimulationOverride set = override();
+		return (set != null) ? List.of(new SignalOverride(NAME, "level " + set.level(), set.by(), set.at(), set.until()))
+				: List.of();
 	}
 
 	/**

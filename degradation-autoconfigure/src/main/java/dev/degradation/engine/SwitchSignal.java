@@ -190,6 +190,28 @@ public final class SwitchSignal implements ShedSignal {
 	}
 
 	@Override
+	public List<SignalOverride> runTimeOverrides() {
+		List<SignalOverride> overrides = new ArrayList<>();
+		for (SwitchOverride override : overrides()) {
+			overrides.add(new SignalOverride(NAME + "/" + override.name(),
+					override.state().name().toLowerCase(Locale.ROOT), override.by(), override.at(), override.until()));
+		}
+		return overrides;
+	}
+
+	/**
+	 * The state of every switch, as {@code switches}: what an operator reads before turning one.
+	 */
+	@Override
+	public Map<String, Object> sections(DegradationState state) {
+		Map<String, Object> switches = new LinkedHashMap<>();
+		for (String name : names()) {
+			switches.put(name, state(name).name());
+		}
+		return Map.of(NAME, switches);
+	}
+
+	@Override
 	public synchronized ShedDemand demand(Instant now) {
 		expire(now);
 		Map<Integer, String> routes = new LinkedHashMap<>();
