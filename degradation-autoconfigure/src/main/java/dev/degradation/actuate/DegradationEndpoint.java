@@ -487,13 +487,8 @@ public class DegradationEndpoint {
 	 * ({@code stale}: its copy, its static answer or 503).
 	 */
 	private static @Nullable Integer fallbackStatus(Fallback fallback) {
-		if (fallback instanceof Fallback.Drop) {
-			return 204;
-		}
-		if (fallback instanceof Fallback.Static staticFallback) {
-			return staticFallback.status();
-		}
-		return (fallback instanceof Fallback.Unavailable) ? 503 : null;
+		int status = fallback.answerStatus();
+		return (status != Fallback.STATUS_OF_WHAT_IT_HOLDS) ? status : null;
 	}
 
 	/**
