@@ -30,7 +30,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
-import dev.degradation.engine.ShedCauseKind;
+import dev.degradation.engine.DependencySignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.Admission.Admitted;
@@ -240,7 +240,7 @@ public class PreviousDegradationFilter implements Filter {
 		ServerHttpObservationFilter.findObservationContext(request).ifPresent((context) -> context.setError(refused));
 		replaceAnswer(request, response);
 		shed(request, response, route, state, "dependency:" + refused.dependency(),
-				ShedCauseKind.DEPENDENCY);
+				DependencySignal.KIND);
 		return true;
 	}
 
@@ -311,11 +311,11 @@ public class PreviousDegradationFilter implements Filter {
 		}
 		if (!(decision instanceof Admitted admitted)) {
 			if (decision == NotAdmitted.SHED && route != null) {
-				answerInTurn(request, response, route, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD, null,
+				answerInTurn(request, response, route, state, OverloadSignal.CAUSE, OverloadSignal.KIND, null,
 						deadline);
 			}
 			else {
-				answerInTurn(request, response, null, state, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD, active,
+				answerInTurn(request, response, null, state, OverloadSignal.CAUSE, OverloadSignal.KIND, active,
 						deadline);
 			}
 			return;
@@ -409,7 +409,7 @@ public class PreviousDegradationFilter implements Filter {
 	 * no turn.
 	 */
 	private void answerInTurn(HttpServletRequest request, HttpServletResponse response, @Nullable ShedRoute route,
-			DegradationState state, String cause, ShedCauseKind kind, OverloadSignal.@Nullable Active refusal,
+			DegradationState state, String cause, String kind, OverloadSignal.@Nullable Active refusal,
 			long deadline) throws IOException {
 		boolean turn = (route == null || route.writer().small()) && this.cheapAnswers.enter(deadline);
 		try {
@@ -435,7 +435,7 @@ public class PreviousDegradationFilter implements Filter {
 	}
 
 	private void shed(HttpServletRequest request, HttpServletResponse response, ShedRoute route,
-			DegradationState state, String cause, ShedCauseKind kind) throws IOException {
+			DegradationState state, String cause, String kind) throws IOException {
 		// The standard HTTP metrics name a shed request by its manifest pattern, as they name a
 		// request that a handler served by its mapping, instead of UNKNOWN.
 		request.setAttribute(SHED_CAUSE_ATTRIBUTE, cause);

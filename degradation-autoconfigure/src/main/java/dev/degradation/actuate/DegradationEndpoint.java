@@ -5,14 +5,20 @@ import java.security.Principal;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.time.Instant;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,8 +41,7 @@ import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedHold;
 import dev.degradation.engine.ShedSignal;
-import dev.degradation.engine.SimulationSignal;
-import dev.degradation.engine.SwitchOverride;
+import dev.degradation.engine.SignalOverride;
 import dev.degradation.engine.SwitchSignal;
 import dev.degradation.engine.SwitchState;
 import dev.degradation.engine.Simulation;
@@ -49,8 +54,6 @@ import dev.degradation.monitor.BreakerState;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStatus;
 import dev.degradation.monitor.ProbeResult;
-import dev.degradation.overload.Admission;
-import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.ManifestRouteCheck;
 
@@ -66,8 +69,7 @@ import dev.degradation.web.ManifestRouteCheck;
 		DegradationEndpoint.SignalDescriptor.class, DegradationEndpoint.TierDescriptor.class,
 		DegradationEndpoint.RouteDescriptor.class, DegradationEndpoint.HoldDescriptor.class,
 		DegradationEndpoint.DependencyDescriptor.class,
-		DegradationEndpoint.ProbeDescriptor.class, DegradationEndpoint.OverrideDescriptor.class,
-		DegradationEndpoint.OverloadDescriptor.class, Simulation.class })
+		DegradationEndpoint.ProbeDescriptor.class, DegradationEndpoint.OverrideDescriptor.class, Simulation.class })
 public class DegradationEndpoint {
 
 	/** The path segment under which the dependencies are addressed. */
@@ -80,6 +82,11 @@ public class DegradationEndpoint {
 	public static final String MANIFEST = "manifest";
 
 	private static final Log logger = LogFactory.getLog(DegradationEndpoint.class);
+
+	/** The answer's own fields, which no signal's section may take. */
+	private static final Set<String> OWN_FIELDS = Arrays.stream(DegradationDescriptor.class.getRecordComponents())
+		.map(RecordComponent::getName)
+		.collect(Collectors.toUnmodifiableSet());
 
 	private final DegradationEngine engine;
 
@@ -435,51 +442,25 @@ public class DegradationEndpoint {
 					breakerNote(dependency, status)));
 		}
 		Map<String, SignalDescriptor> signals = new LinkedHashMap<>();
+		List<OverrideDescriptor> overrides = new ArrayList<>();
+		Map<String, Object> sections = new LinkedHashMap<>();
 		for (ShedSignal signal : this.engine.signals()) {
 			ShedDemand demand = state.demands().getOrDefault(signal.name(), ShedDemand.NONE);
-			signals.put(signal.name(), new SignalDescriptor(demand.level(), demand.exact(), demand.routes().size(),
-					demand.reason()));
-		}
-		Map<String, SwitchState> switches = new LinkedHashMap<>();
-		List<OverrideDescriptor> overrides = new ArrayList<>();
-		SimulationSignal.SimulationOverride simulation = this.engine.simulation().override();
-		if (simulation != null) {
-			overrides.add(new OverrideDescriptor(SimulationSignal.NAME, "level " + simulation.level(), simulation.by(),
-					simulation.at(), simulation.until()));
-		}
-		for (ShedSignal signal : this.engine.signals()) {
-			if (signal instanceof SwitchSignal switchSignal) {
-				switchSignal.names().forEach((name) -> switches.put(name, switchSignal.state(name)));
-				for (SwitchOverride override : switchSignal.overrides()) {
-					overrides.add(new OverrideDescriptor(SWITCHES + "/" + override.name(),
-							override.state().name().toLowerCase(Locale.ROOT), override.by(), override.at(),
-							override.until()));
+			signals.put(signal.name(), new SignalDescriptor(signal.kind(), demand.level(), demand.exact(),
+					demand.routes().size(), demand.reason()));
+			for (SignalOverride override : signal.runTimeOverrides()) {
+				overrides.add(new OverrideDescriptor(override.target(), override.state(), override.by(), override.at(),
+						override.until()));
+			}
+			signal.sections(state).forEach((key, section) -> {
+				// A section never hides a field of the answer nor another signal's section.
+				if (!OWN_FIELDS.contains(key) && !sections.containsKey(key)) {
+					sections.put(key, section);
 				}
-			}
-		}
-		for (Dependency dependency : manifest.dependencies()) {
-			DependencyStatus status = this.engine.dependency(dependency.name());
-			if (status.forced() && status.forcedAt() != null) {
-				overrides.add(new OverrideDescriptor(DEPENDENCIES + "/" + dependency.name(),
-						status.state().name().toLowerCase(Locale.ROOT), String.valueOf(status.forcedBy()),
-						status.forcedAt(), null));
-			}
-		}
-		OverloadDescriptor overload = null;
-		for (ShedSignal signal : this.engine.signals()) {
-			if (signal instanceof OverloadSignal overloadSignal && overloadSignal.admission() != null) {
-				Admission admission = overloadSignal.admission();
-				OverloadSignal.Rates rates = overloadSignal.rates();
-				ShedDemand demand = state.demands().getOrDefault(OverloadSignal.NAME, ShedDemand.NONE);
-				overload = new OverloadDescriptor(admission.limit(), admission.inflight(), admission.waiting(),
-						Math.round(rates.admitted() * 10) / 10.0, Math.round(rates.shed() * 10) / 10.0,
-						Math.round(rates.refused() * 10) / 10.0, admission.admitted(), admission.shed(),
-						admission.refused() + admission.refusedForDeadline(), demand.level());
-			}
+			});
 		}
 		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
-				shedTiers, state.changedAt(), state.reason(), signals, switches, overrides, overload, tiers,
-				dependencies);
+				shedTiers, state.changedAt(), state.reason(), signals, overrides, tiers, dependencies, sections);
 	}
 
 	/**
@@ -506,13 +487,8 @@ public class DegradationEndpoint {
 	 * ({@code stale}: its copy, its static answer or 503).
 	 */
 	private static @Nullable Integer fallbackStatus(Fallback fallback) {
-		if (fallback instanceof Fallback.Drop) {
-			return 204;
-		}
-		if (fallback instanceof Fallback.Static staticFallback) {
-			return staticFallback.status();
-		}
-		return (fallback instanceof Fallback.Unavailable) ? 503 : null;
+		int status = fallback.answerStatus();
+		return (status != Fallback.STATUS_OF_WHAT_IT_HOLDS) ? status : null;
 	}
 
 	/**
@@ -557,38 +533,20 @@ public class DegradationEndpoint {
 	 * (the level, a switch, failed dependencies), in shed order
 	 * @param changedAt when the active level last changed
 	 * @param reason why the active level is what it is
-	 * @param signals what each shed signal demands now, by signal name
-	 * @param switches the state of every switch (tier or named route) now
-	 * @param overrides what operators set at run time: simulation and switch overrides, with who,
-	 * when and until when
-	 * @param overload admission under load, or {@code null} without an {@code overload} section
+	 * @param signals every shed signal, by signal name, in the engine's order: its kind and what it
+	 * demands now
+	 * @param overrides what operators set at run time on every signal (forced dependencies,
+	 * simulation, switches), with who, when and until when
 	 * @param tiers every tier, in shed order
 	 * @param dependencies every declared dependency by name, in manifest order
+	 * @param sections what the signals add, each at the top level of the answer under its own key
+	 * ({@link ShedSignal#sections}): the switches' {@code switches}, admission's {@code overload}
+	 * while the manifest has an {@code overload} section, a signal of the application's own
 	 */
 	public record DegradationDescriptor(String manifest, int level, int computedLevel, Simulation simulation, List<String> shedTiers,
-			Instant changedAt, String reason, Map<String, SignalDescriptor> signals, Map<String, SwitchState> switches,
-			List<OverrideDescriptor> overrides, @Nullable OverloadDescriptor overload, List<TierDescriptor> tiers,
-			Map<String, DependencyDescriptor> dependencies) implements OperationResponseBody {
-
-	}
-
-	/**
-	 * Admission under load, as the endpoint shows it.
-	 *
-	 * @param limit the concurrency limit now
-	 * @param inflight requests admitted and not yet answered
-	 * @param waiting core requests waiting for a place
-	 * @param admittedPerSecond requests admitted per second, over the last 10 seconds
-	 * @param shedPerSecond degradable requests answered with their fallback per second, over the last 10
-	 * seconds
-	 * @param refusedPerSecond requests refused (503 or 429) per second, over the last 10 seconds
-	 * @param admitted requests admitted since start
-	 * @param shed degradable requests answered with their fallback by admission since start
-	 * @param refused requests refused with 503 since start
-	 * @param level the level the overload signal demands now
-	 */
-	public record OverloadDescriptor(int limit, int inflight, int waiting, double admittedPerSecond,
-			double shedPerSecond, double refusedPerSecond, long admitted, long shed, long refused, int level) {
+			Instant changedAt, String reason, Map<String, SignalDescriptor> signals, List<OverrideDescriptor> overrides,
+			List<TierDescriptor> tiers, Map<String, DependencyDescriptor> dependencies,
+			@JsonAnyGetter Map<String, Object> sections) implements OperationResponseBody {
 
 	}
 
@@ -607,14 +565,16 @@ public class DegradationEndpoint {
 	}
 
 	/**
-	 * What one shed signal demands now.
+	 * One shed signal: its kind and what it demands now.
 	 *
+	 * @param kind the signal's {@link ShedSignal#kind() kind}, the first part of its causes and the
+	 * {@code cause} under which the routes it sheds are counted
 	 * @param level the level it demands, 0 for none
 	 * @param exact whether that level replaces the others' (simulation)
 	 * @param routes how many routes it demands shed on their own, whatever the level
 	 * @param reason why, empty when it demands nothing
 	 */
-	public record SignalDescriptor(int level, boolean exact, int routes, String reason) {
+	public record SignalDescriptor(String kind, int level, boolean exact, int routes, String reason) {
 
 	}
 

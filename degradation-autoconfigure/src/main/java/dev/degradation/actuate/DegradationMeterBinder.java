@@ -1,13 +1,13 @@
 package dev.degradation.actuate;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,18 +19,13 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.FallbackCounts;
 import dev.degradation.engine.ManifestReplaced;
-import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedSignal;
-import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Route;
-import dev.degradation.manifest.Tier;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.ProbeResult;
-import dev.degradation.overload.Admission;
-import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -42,20 +37,21 @@ import dev.degradation.web.StaleAnswers;
  * <ul>
  * <li>{@code degradation.level}: gauge of the active shed level</li>
  * <li>{@code degradation.level.changes}: counter of changes of the active level</li>
- * <li>{@code degradation.fallbacks}: counter per route and kind of cause (tags {@code tier},
- * {@code method}, {@code route}, {@code fallback}, {@code cause}: {@code level},
- * {@code dependency}, {@code switch} or {@code overload})</li>
+ * <li>{@code degradation.fallbacks}: counter per route and kind of the signal that shed it (tags
+ * {@code tier}, {@code method}, {@code route}, {@code fallback}, {@code cause}: the signal's
+ * {@link ShedSignal#kind() kind}, such as {@code dependency}, {@code simulation},
+ * {@code switch}, {@code overload} or a user's own {@code maintenance})</li>
  * <li>{@code degradation.dependency.state}: one 0/1 gauge per dependency and state (tags
  * {@code dependency}, {@code state})</li>
  * <li>{@code degradation.dependency.error.rate}: gauge per dependency, from 0 to 1</li>
  * <li>{@code degradation.probes}: timer per dependency and outcome (tags {@code dependency},
  * {@code outcome})</li>
- * <li>{@code degradation.overload.*}: admission under load, only while the manifest has an
- * {@code overload} section</li>
+ * <li>what each signal adds ({@link SignalMeters}), such as admission's
+ * {@code degradation.overload.*} ({@link OverloadMeters})</li>
  * <li>{@code degradation.stale.*}: the copies of the {@code stale} routes, only while the manifest
  * has one</li>
- * <li>{@code degradation.overrides}: gauge of the run-time overrides active now (tag {@code kind}:
- * {@code simulation}, {@code switch} or {@code dependency})</li>
+ * <li>{@code degradation.overrides}: gauge of the run-time overrides active now, per kind of
+ * signal (tag {@code kind}: {@code simulation}, {@code switch}, {@code dependency}, ...)</li>
  * </ul>
  */
 public class DegradationMeterBinder implements MeterBinder {
@@ -63,6 +59,8 @@ public class DegradationMeterBinder implements MeterBinder {
 	private final DegradationEngine engine;
 
 	private final @Nullable StaleAnswers staleAnswers;
+
+	private final List<SignalMeters> signalMeters;
 
 	/**
 	 * Create a binder without the meters of the copies of {@code stale} routes.
@@ -79,8 +77,32 @@ public class DegradationMeterBinder implements MeterBinder {
 	 * such a route, or {@code null}
 	 */
 	public DegradationMeterBinder(DegradationEngine engine, @Nullable StaleAnswers staleAnswers) {
+		this(engine, staleAnswers, List.of());
+	}
+
+	/**
+	 * Create a binder.
+	 * @param engine the engine to measure
+	 * @param staleAnswers the copies of the {@code stale} routes, measured while the manifest has
+	 * such a route, or {@code null}
+	 * @param signalMeters the meters of signals that cannot bind their own, such as
+	 * {@link OverloadMeters}; a signal that implements {@link SignalMeters} itself needs none
+	 */
+	public DegradationMeterBinder(DegradationEngine engine, @Nullable StaleAnswers staleAnswers,
+			List<? extends SignalMeters> signalMeters) {
 		this.engine = engine;
 		this.staleAnswers = staleAnswers;
+		this.signalMeters = List.copyOf(signalMeters);
+	}
+
+	private List<SignalMeters> signalMeters() {
+		List<SignalMeters> all = new ArrayList<>(this.signalMeters);
+		for (ShedSignal signal : this.engine.signals()) {
+			if (signal instanceof SignalMeters own) {
+				all.add(own);
+			}
+		}
+		return all;
 	}
 
 	@Override
@@ -100,97 +122,21 @@ public class DegradationMeterBinder implements MeterBinder {
 
 	/**
 	 * What operators set at run time, as the endpoint lists it under {@code overrides}: one gauge
-	 * per kind, so that a dashboard shows a forgotten override and when it was set.
+	 * per kind of signal, so that a dashboard shows a forgotten override and when it was set.
 	 */
 	private void bindOverrides(MeterRegistry registry) {
-		Gauge.builder("degradation.overrides", this.engine, (engine) -> (engine.simulation().override() != null) ? 1 : 0)
-			.tag("kind", "simulation")
-			.description("Overrides set at run time through the Actuator and active now")
-			.register(registry);
-		Gauge.builder("degradation.overrides", this.engine, (engine) -> engine.signals()
-			.stream()
-			.filter(SwitchSignal.class::isInstance)
-			.mapToInt((signal) -> ((SwitchSignal) signal).overrides().size())
-			.sum()).tag("kind", "switch").description("Overrides set at run time through the Actuator and active now")
-			.register(registry);
-		Gauge.builder("degradation.overrides", this.engine, (engine) -> engine.manifest()
-			.dependencies()
-			.stream()
-			.filter((dependency) -> engine.dependency(dependency.name()).forced())
-			.count()).tag("kind", "dependency").description("Overrides set at run time through the Actuator and active now")
-			.register(registry);
-	}
-
-	/**
-	 * The admission's meters, while the manifest has an {@code overload} section (and admission is
-	 * not switched off); they read the signal's current admission.
-	 */
-	private List<Meter> bindOverload(MeterRegistry registry, DegradationManifest manifest) {
-		List<Meter> meters = new ArrayList<>();
-		if (manifest.overload() == null) {
-			return meters;
+		Set<String> kinds = new LinkedHashSet<>();
+		this.engine.signals().forEach((signal) -> kinds.add(signal.kind()));
+		for (String kind : kinds) {
+			Gauge.builder("degradation.overrides", this.engine, (engine) -> engine.signals()
+				.stream()
+				.filter((signal) -> signal.kind().equals(kind))
+				.mapToInt((signal) -> signal.runTimeOverrides().size())
+				.sum())
+				.tag("kind", kind)
+				.description("Overrides set at run time through the Actuator and active now")
+				.register(registry);
 		}
-		for (ShedSignal signal : this.engine.signals()) {
-			if (signal instanceof OverloadSignal overload) {
-				meters.addAll(bindOverload(registry, overload));
-				meters.addAll(bindOverloadTiers(registry, overload, manifest));
-			}
-		}
-		return meters;
-	}
-
-	private static List<Meter> bindOverload(MeterRegistry registry, OverloadSignal overload) {
-		List<Meter> meters = new ArrayList<>();
-		meters.add(Gauge.builder("degradation.overload.limit", overload, (o) -> read(o, Admission::limit))
-			.description("Concurrency limit of admission")
-			.register(registry));
-		meters.add(Gauge.builder("degradation.overload.inflight", overload, (o) -> read(o, Admission::inflight))
-			.description("Requests admitted and not yet answered")
-			.register(registry));
-		meters.add(Gauge.builder("degradation.overload.waiting", overload, (o) -> read(o, Admission::waiting))
-			.description("Core requests waiting for a place")
-			.register(registry));
-		meters.add(FunctionTimer.builder("degradation.overload.queue", overload, (o) -> (long) read(o, Admission::waits),
-				(o) -> read(o, Admission::waitedNanos), TimeUnit.NANOSECONDS)
-			.description("Time core requests waited for a place")
-			.register(registry));
-		meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::admitted))
-			.description("Requests by what admission decided")
-			.tag("tier", "any")
-			.tag("outcome", "admitted")
-			.register(registry));
-		meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> read(o, Admission::refused))
-			.description("Requests by what admission decided")
-			.tag("tier", "core")
-			.tag("outcome", "refused")
-			.register(registry));
-		meters.add(FunctionCounter.builder("degradation.overload.requests", overload,
-				(o) -> read(o, Admission::refusedForDeadline))
-			.description("Requests by what admission decided")
-			.tag("tier", "any")
-			.tag("outcome", "deadline")
-			.register(registry));
-		return meters;
-	}
-
-	/**
-	 * The requests admission answered with a tier's fallback, one counter a tier of the manifest
-	 * (bound again after a reload, with {@link ManifestMeters}).
-	 */
-	private static List<Meter> bindOverloadTiers(MeterRegistry registry, OverloadSignal overload,
-			DegradationManifest manifest) {
-		List<Meter> meters = new ArrayList<>();
-		for (Tier tier : manifest.tiers()) {
-			meters.add(FunctionCounter.builder("degradation.overload.requests", overload, (o) -> {
-				Admission admission = o.admission();
-				return (admission != null) ? admission.shed(o.rank(tier.priority())) : 0;
-			})
-				.description("Requests by what admission decided")
-				.tag("tier", tier.name())
-				.tag("outcome", "shed")
-				.register(registry));
-		}
-		return meters;
 	}
 
 	/**
@@ -221,11 +167,6 @@ public class DegradationMeterBinder implements MeterBinder {
 		return meters;
 	}
 
-	private static double read(OverloadSignal overload, ToDoubleFunction<Admission> value) {
-		Admission admission = overload.admission();
-		return (admission != null) ? value.applyAsDouble(admission) : 0;
-	}
-
 	/**
 	 * The meters of one manifest's routes and dependencies, bound again for the new manifest after
 	 * a reload so that tags always name what the active manifest declares.
@@ -247,7 +188,9 @@ public class DegradationMeterBinder implements MeterBinder {
 			for (Dependency dependency : manifest.dependencies()) {
 				this.meters.addAll(bindDependency(this.registry, dependency.name()));
 			}
-			this.meters.addAll(bindOverload(this.registry, manifest));
+			for (SignalMeters signal : signalMeters()) {
+				this.meters.addAll(signal.bindTo(this.registry, manifest));
+			}
 			this.meters.addAll(bindStale(this.registry, manifest));
 		}
 
@@ -264,14 +207,14 @@ public class DegradationMeterBinder implements MeterBinder {
 		int index = 0;
 		for (Route route : manifest.routes()) {
 			int routeIndex = index++;
-			for (ShedCauseKind cause : ShedCauseKind.values()) {
+			for (String cause : counts.kinds()) {
 				meters.add(FunctionCounter.builder("degradation.fallbacks", counts, (c) -> c.count(routeIndex, cause))
 					.description("Requests answered by a route's fallback, by why the route was shed")
 					.tag("tier", route.tier())
 					.tag("method", route.method())
 					.tag("route", route.path())
 					.tag("fallback", route.fallback().kind())
-					.tag("cause", cause.tag())
+					.tag("cause", cause)
 					.register(registry));
 			}
 		}

@@ -15,21 +15,20 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.degradation.manifest.Dependency;
-import dev.degradation.monitor.HealthProbe;
+import dev.degradation.monitor.DependencyHealthSource;
 import dev.degradation.monitor.ProbeResult;
 
 /**
  * Judges a dependency with a {@code health_indicator} by the Spring Boot health contributor of
  * that name (such as {@code db}, or {@code db/primary} inside a composite), as the health
- * endpoint would: healthy when its status is {@code UP}. Dependencies with a {@code health_url}
- * go to the given HTTP probe. An indicator that is missing, reactive only, or throws counts as a
+ * endpoint would: healthy when its status is {@code UP}. It is the {@link DependencyHealthSource}
+ * of the dependencies with a {@code health_indicator}; those with a {@code health_url} have
+ * their own. An indicator that is missing, reactive only, or throws counts as a
  * failed probe with a detail that says which, rather than as a healthy dependency.
  */
-public final class HealthIndicatorProbe implements HealthProbe {
+public final class HealthIndicatorProbe implements DependencyHealthSource {
 
 	private final Supplier<@Nullable HealthContributors> contributors;
-
-	private final HealthProbe urlProbe;
 
 	private final Clock clock;
 
@@ -37,21 +36,24 @@ public final class HealthIndicatorProbe implements HealthProbe {
 	 * Create a probe.
 	 * @param contributors the health contributors to look indicators up in, looked up on every
 	 * probe since the registry may be created, and indicators registered, after this probe
-	 * @param urlProbe how dependencies with a {@code health_url} are probed
 	 * @param clock the clock that stamps results
 	 */
-	public HealthIndicatorProbe(Supplier<@Nullable HealthContributors> contributors, HealthProbe urlProbe,
-			Clock clock) {
+	public HealthIndicatorProbe(Supplier<@Nullable HealthContributors> contributors, Clock clock) {
 		this.contributors = contributors;
-		this.urlProbe = urlProbe;
 		this.clock = clock;
+	}
+
+	@Override
+	public boolean supports(Dependency dependency) {
+		return dependency.healthIndicator() != null;
 	}
 
 	@Override
 	public ProbeResult probe(Dependency dependency) {
 		String name = dependency.healthIndicator();
 		if (name == null) {
-			return this.urlProbe.probe(dependency);
+			return result(false, ProbeResult.ERROR, "dependency '" + dependency.name() + "' names no health_indicator",
+					System.nanoTime());
 		}
 		long started = System.nanoTime();
 		HealthContributor contributor = find(name);
@@ -84,16 +86,6 @@ public final class HealthIndicatorProbe implements HealthProbe {
 			contributors = (found instanceof CompositeHealthContributor composite) ? composite : null;
 		}
 		return found;
-	}
-
-	@Override
-	public void abort(Thread prober) {
-		this.urlProbe.abort(prober);
-	}
-
-	@Override
-	public void abortAll() {
-		this.urlProbe.abortAll();
 	}
 
 	private ProbeResult result(boolean healthy, String outcome, String detail, long started) {

@@ -26,6 +26,8 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
@@ -38,7 +40,9 @@ import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ShedScope;
+import dev.degradation.monitor.DependencyHealthSource;
 import dev.degradation.monitor.HealthProbe;
+import dev.degradation.monitor.HealthSources;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.RequestDecider;
@@ -187,27 +191,40 @@ public final class DegradationAutoConfiguration {
 
 		}
 
+		/**
+		 * Every {@link DependencyHealthSource} bean judges the dependencies it supports; the
+		 * first in bean order that supports a dependency probes it, so an application adds a
+		 * source (its own come before the starter's unless ordered otherwise) without replacing
+		 * one. A {@link HealthProbe} bean of the application's replaces them all.
+		 */
 		@Bean
 		@ConditionalOnMissingBean
-		HealthProbe degradationHealthProbe(DegradationEngine engine) {
-			return new HttpHealthProbe(engine.clock());
+		HealthProbe degradationHealthProbe(DegradationEngine engine, ObjectProvider<DependencyHealthSource> sources) {
+			return new HealthSources(sources.orderedStream().toList(), engine.clock());
+		}
+
+		/**
+		 * The dependencies with a {@code health_url}, probed over HTTP.
+		 */
+		@Bean
+		@Order(Ordered.LOWEST_PRECEDENCE)
+		DependencyHealthSource degradationHealthUrlSource(DegradationEngine engine) {
+			return DependencyHealthSource.healthUrl(new HttpHealthProbe(engine.clock()));
 		}
 
 		/**
 		 * With Boot's health on the class path, a dependency may be judged by a
-		 * {@code health_indicator}; a nested configuration is processed first, so this probe
-		 * wins over the HTTP-only one above.
+		 * {@code health_indicator}.
 		 */
 		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnClass(name = HEALTH_CONTRIBUTORS_CLASS)
 		static class HealthIndicatorProbeConfiguration {
 
 			@Bean
-			@ConditionalOnMissingBean
-			HealthProbe degradationHealthProbe(DegradationEngine engine,
+			@Order(Ordered.LOWEST_PRECEDENCE)
+			HealthIndicatorProbe degradationHealthIndicatorSource(DegradationEngine engine,
 					ObjectProvider<HealthContributorRegistry> registry) {
-				return new HealthIndicatorProbe(registry::getIfAvailable, new HttpHealthProbe(engine.clock()),
-						engine.clock());
+				return new HealthIndicatorProbe(registry::getIfAvailable, engine.clock());
 			}
 
 			@Bean

@@ -15,7 +15,10 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
 
 import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.actuate.DegradedRequestObservationFilter;
+import dev.degradation.actuate.OverloadMeters;
+import dev.degradation.actuate.SignalMeters;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.OverloadSignal;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -27,10 +30,24 @@ import dev.degradation.web.StaleAnswers;
 @ConditionalOnBean(DegradationEngine.class)
 public final class DegradationMetricsAutoConfiguration {
 
+	/**
+	 * Every {@link SignalMeters} bean adds the meters of a signal that cannot bind its own.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	DegradationMeterBinder degradationMeterBinder(DegradationEngine engine, ObjectProvider<StaleAnswers> staleAnswers) {
-		return new DegradationMeterBinder(engine, staleAnswers.getIfAvailable());
+	DegradationMeterBinder degradationMeterBinder(DegradationEngine engine, ObjectProvider<StaleAnswers> staleAnswers,
+			ObjectProvider<SignalMeters> signalMeters) {
+		return new DegradationMeterBinder(engine, staleAnswers.getIfAvailable(), signalMeters.orderedStream().toList());
+	}
+
+	/**
+	 * Admission's meters, beside the overload signal whose figures they read.
+	 */
+	@Bean
+	@ConditionalOnBean(OverloadSignal.class)
+	@ConditionalOnMissingBean
+	OverloadMeters degradationOverloadMeters(OverloadSignal overload) {
+		return new OverloadMeters(overload);
 	}
 
 	@Bean

@@ -48,6 +48,9 @@ public final class DegradationEngine {
 
 	private final List<ShedSignal> signals;
 
+	/** The kind of each signal, in the order of {@link #signals}. */
+	private final List<String> kinds;
+
 	/** What the engine knows of its manifest; replaced whole, under the lock, on a reload. */
 	private volatile Layout layout;
 
@@ -82,7 +85,6 @@ public final class DegradationEngine {
 	public DegradationEngine(DegradationManifest manifest, Clock clock, List<? extends ShedSignal> signals,
 			Executor notifier) {
 		this.clock = clock;
-		this.layout = new Layout(manifest);
 		this.dependencies = new DependencySignal(manifest, clock);
 		this.simulation = new SimulationSignal(manifest.maxPriority());
 		List<ShedSignal> all = new ArrayList<>();
@@ -90,15 +92,25 @@ public final class DegradationEngine {
 		all.add(this.simulation);
 		all.addAll(signals);
 		Set<String> names = new HashSet<>();
+		List<String> kinds = new ArrayList<>();
 		for (ShedSignal signal : all) {
 			if (!names.add(signal.name())) {
 				throw new IllegalArgumentException("Two shed signals are named '" + signal.name() + "'");
 			}
+			String kind = signal.kind();
+			if (kind == null || !kind.matches(ShedSignal.KIND_PATTERN)) {
+				throw new IllegalArgumentException("The kind of shed signal '" + signal.name()
+						+ "' must be a short lowercase token (" + ShedSignal.KIND_PATTERN + "), such as 'maintenance', but was "
+						+ ((kind != null) ? "'" + kind + "'" : "null"));
+			}
+			kinds.add(kind);
 		}
 		this.signals = List.copyOf(all);
+		this.kinds = List.copyOf(kinds);
+		this.layout = new Layout(manifest, this.kinds);
 		this.notifications = new Notifications(this.listeners, notifier);
 		this.state = new DegradationState(0, 0, Simulation.OFF, List.of(), clock.instant(), "started", Map.of(),
-				new String[this.layout.routes.size()], false, this.layout.manifest, this.layout.fallbackCounts);
+				new String[this.layout.routes.size()], new String[this.layout.routes.size()], false, this.layout.manifest, this.layout.fallbackCounts);
 	}
 
 	/**
@@ -143,7 +155,8 @@ public final class DegradationEngine {
 	}
 
 	/**
-	 * Return the engine's signals, the built-in ones first.
+	 * Return the engine's signals, the built-in ones first. They are fixed for the engine's life:
+	 * a reload keeps them.
 	 * @return the signals
 	 */
 	public List<ShedSignal> signals() {
@@ -324,7 +337,7 @@ public final class DegradationEngine {
 		DegradationManifest[] previous = new DegradationManifest[1];
 		DegradationState after = change(() -> {
 			previous[0] = this.layout.manifest;
-			this.layout = new Layout(manifest);
+			this.layout = new Layout(manifest, this.kinds);
 			this.signals.forEach((signal) -> signal.manifestChanged(manifest));
 			ManifestReplaced replaced = new ManifestReplaced(previous[0], manifest, this.clock.instant());
 			this.notifications.add((listener) -> listener.manifestReplaced(replaced));
@@ -357,43 +370,58 @@ public final class DegradationEngine {
 		}
 		Instant now = this.clock.instant();
 		Map<String, ShedDemand> demands = new LinkedHashMap<>();
-		for (ShedSignal signal : this.signals) {
+		// The kind of each demand's signal, so that a route is counted under the signal that
+		// shed it, never under a kind guessed from its cause.
+		Map<String, String> kinds = new LinkedHashMap<>();
+		for (int i = 0; i < this.signals.size(); i++) {
+			ShedSignal signal = this.signals.get(i);
 			ShedDemand demand = signal.demand(now);
 			if (!demand.isEmpty()) {
 				demands.put(signal.name(), demand);
+				kinds.put(signal.name(), this.kinds.get(i));
 			}
 		}
 		int computed = 0;
 		String computedCause = "";
 		String computedReason = "";
+		String computedBy = null;
 		ShedDemand exact = null;
-		for (ShedDemand demand : demands.values()) {
+		String exactBy = null;
+		for (Map.Entry<String, ShedDemand> entry : demands.entrySet()) {
+			ShedDemand demand = entry.getValue();
 			if (demand.exact()) {
 				if (exact == null || demand.level() > exact.level()) {
 					exact = demand;
+					exactBy = entry.getKey();
 				}
 			}
 			else if (demand.level() > computed) {
 				computed = demand.level();
 				computedCause = demand.levelCause();
 				computedReason = demand.reason();
+				computedBy = entry.getKey();
 			}
 		}
 		int level = (exact != null) ? exact.level() : computed;
 		String levelCause = (exact != null) ? exact.levelCause() : computedCause;
+		String levelBy = (exact != null) ? exactBy : computedBy;
+		String levelKind = (levelBy != null) ? kinds.get(levelBy) : null;
 		Layout layout = this.layout;
 		String[] causes = new String[layout.routes.size()];
+		String[] shedKinds = new String[causes.length];
 		boolean shedsAnything = false;
 		for (int route = 0; route < causes.length; route++) {
 			if (layout.priorities[route] <= level) {
 				causes[route] = levelCause;
+				shedKinds[route] = levelKind;
 			}
 		}
-		for (ShedDemand demand : demands.values()) {
-			for (Map.Entry<Integer, String> entry : demand.routes().entrySet()) {
+		for (Map.Entry<String, ShedDemand> demand : demands.entrySet()) {
+			for (Map.Entry<Integer, String> entry : demand.getValue().routes().entrySet()) {
 				int route = entry.getKey();
 				if (route >= 0 && route < causes.length && causes[route] == null) {
 					causes[route] = entry.getValue();
+					shedKinds[route] = kinds.get(demand.getKey());
 				}
 			}
 		}
@@ -404,7 +432,8 @@ public final class DegradationEngine {
 		boolean levelChanged = previous.level() != level;
 		String reason = levelChanged ? levelReason(previous, exact, computed, computedReason) : previous.reason();
 		DegradationState next = new DegradationState(level, computed, this.simulation.simulation(),
-				shedTiers(level), levelChanged ? now : previous.changedAt(), reason, demands, causes, shedsAnything,
+				shedTiers(level), levelChanged ? now : previous.changedAt(), reason, demands, causes, shedKinds,
+				shedsAnything,
 				layout.manifest, layout.fallbackCounts);
 		if (previous.manifest() == next.manifest() && !levelChanged && next.shedsSameRoutes(previous)
 				&& next.demands().equals(previous.demands())
@@ -483,7 +512,7 @@ public final class DegradationEngine {
 
 		private final FallbackCounts fallbackCounts;
 
-		Layout(DegradationManifest manifest) {
+		Layout(DegradationManifest manifest, List<String> kinds) {
 			this.manifest = manifest;
 			this.routes = manifest.routes();
 			this.priorities = new int[this.routes.size()];
@@ -493,7 +522,7 @@ public final class DegradationEngine {
 					this.priorities[index++] = tier.priority();
 				}
 			}
-			this.fallbackCounts = new FallbackCounts(this.routes.size());
+			this.fallbackCounts = new FallbackCounts(this.routes.size(), kinds);
 		}
 
 	}

@@ -36,7 +36,7 @@ public final class DegradationState {
 
 	private final @Nullable String[] shedCauses;
 
-	private final ShedCauseKind[] shedKinds;
+	private final @Nullable String[] shedKinds;
 
 	private final boolean shedsAnything;
 
@@ -45,8 +45,9 @@ public final class DegradationState {
 	private final FallbackCounts fallbackCounts;
 
 	DegradationState(int level, int computedLevel, Simulation simulation, List<String> shedTiers, Instant changedAt,
-			String reason, Map<String, ShedDemand> demands, @Nullable String[] shedCauses, boolean shedsAnything,
-			DegradationManifest manifest, FallbackCounts fallbackCounts) {
+			String reason, Map<String, ShedDemand> demands, @Nullable String[] shedCauses,
+			@Nullable String[] shedKinds, boolean shedsAnything, DegradationManifest manifest,
+			FallbackCounts fallbackCounts) {
 		this.manifest = manifest;
 		this.fallbackCounts = fallbackCounts;
 		this.level = level;
@@ -57,11 +58,7 @@ public final class DegradationState {
 		this.reason = reason;
 		this.demands = Collections.unmodifiableMap(new LinkedHashMap<>(demands));
 		this.shedCauses = shedCauses;
-		this.shedKinds = new ShedCauseKind[shedCauses.length];
-		for (int route = 0; route < shedCauses.length; route++) {
-			String cause = shedCauses[route];
-			this.shedKinds[route] = (cause != null) ? ShedCauseKind.of(cause) : ShedCauseKind.LEVEL;
-		}
+		this.shedKinds = shedKinds;
 		this.shedsAnything = shedsAnything;
 	}
 
@@ -164,12 +161,14 @@ public final class DegradationState {
 	}
 
 	/**
-	 * Return the kind of cause a shed route is shed for, for counting.
+	 * Return the {@link ShedSignal#kind() kind} of the signal whose demand sheds a route, for
+	 * counting: the kind of the signal that demands the level when the level sheds it, such as
+	 * {@code simulation}, {@code dependency} or {@code overload}.
 	 * @param route the index of the route in {@code DegradationManifest.routes()}
-	 * @return the kind; meaningless for a route that is not shed
+	 * @return the kind, or {@code null} when the route is not shed
 	 */
-	public ShedCauseKind shedKind(int route) {
-		return (route < this.shedKinds.length) ? this.shedKinds[route] : ShedCauseKind.LEVEL;
+	public @Nullable String shedKind(int route) {
+		return (route < this.shedKinds.length) ? this.shedKinds[route] : null;
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.NoSuchElementException;
@@ -43,6 +44,9 @@ import dev.degradation.monitor.ProbeResult;
  * tells listeners of them.
  */
 public final class DependencySignal implements ShedSignal {
+
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "dependency";
 
 	/** The name of this signal. */
 	public static final String NAME = "dependencies";
@@ -134,6 +138,11 @@ public final class DependencySignal implements ShedSignal {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	@Override
+	public String kind() {
+		return KIND;
 	}
 
 	/**
@@ -321,6 +330,19 @@ public final class DependencySignal implements ShedSignal {
 	 */
 	public synchronized List<DependencyStatus> statuses() {
 		return this.monitors.values().stream().map(DependencyMonitor::status).toList();
+	}
+
+	@Override
+	public List<SignalOverride> runTimeOverrides() {
+		List<SignalOverride> overrides = new ArrayList<>();
+		for (DependencyStatus status : statuses()) {
+			if (status.forced() && status.forcedAt() != null) {
+				overrides.add(new SignalOverride(NAME + "/" + status.name(),
+						status.state().name().toLowerCase(Locale.ROOT), String.valueOf(status.forcedBy()),
+						status.forcedAt(), null));
+			}
+		}
+		return overrides;
 	}
 
 	@Override

@@ -7,7 +7,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 
@@ -34,6 +36,9 @@ import dev.degradation.overload.PassedPriority;
  * whole when the manifest changes; time is the engine's clock.
  */
 public final class OverloadSignal implements ShedSignal {
+
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "overload";
 
 	/** The name of this signal. */
 	public static final String NAME = "overload";
@@ -82,6 +87,11 @@ public final class OverloadSignal implements ShedSignal {
 		return NAME;
 	}
 
+	@Override
+	public String kind() {
+		return KIND;
+	}
+
 	/**
 	 * Return what admission is under the current manifest; read once per request.
 	 * @return the snapshot, or {@code null} when the manifest has no {@code overload} section
@@ -117,6 +127,32 @@ public final class OverloadSignal implements ShedSignal {
 	 */
 	public Rates rates() {
 		return this.rates;
+	}
+
+	/**
+	 * Admission under load, as {@code overload}, while the manifest has an {@code overload}
+	 * section: the limit, what is in flight and waiting, what admission did per second and since
+	 * start, and the level this signal demands.
+	 */
+	@Override
+	public Map<String, Object> sections(DegradationState state) {
+		Admission admission = admission();
+		if (admission == null) {
+			return Map.of();
+		}
+		Rates rates = rates();
+		Map<String, Object> overload = new LinkedHashMap<>();
+		overload.put("limit", admission.limit());
+		overload.put("inflight", admission.inflight());
+		overload.put("waiting", admission.waiting());
+		overload.put("admittedPerSecond", Math.round(rates.admitted() * 10) / 10.0);
+		overload.put("shedPerSecond", Math.round(rates.shed() * 10) / 10.0);
+		overload.put("refusedPerSecond", Math.round(rates.refused() * 10) / 10.0);
+		overload.put("admitted", admission.admitted());
+		overload.put("shed", admission.shed());
+		overload.put("refused", admission.refused() + admission.refusedForDeadline());
+		overload.put("level", state.demands().getOrDefault(NAME, ShedDemand.NONE).level());
+		return Map.of(NAME, overload);
 	}
 
 	@Override

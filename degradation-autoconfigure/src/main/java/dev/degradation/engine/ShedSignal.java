@@ -1,6 +1,8 @@
 package dev.degradation.engine;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 
 import dev.degradation.manifest.DegradationManifest;
 
@@ -29,11 +31,50 @@ public interface ShedSignal {
 	String name();
 
 	/**
+	 * Return the kind of this signal: the first part of the causes it gives (before any
+	 * {@code ':'}), such as {@code dependency}, {@code overload}, {@code switch},
+	 * {@code simulation} or a user's own {@code maintenance}. The routes this signal sheds are
+	 * counted under it ({@code degradation.fallbacks}, tag {@code cause}), so it must stay a short
+	 * lowercase token ({@link #KIND_PATTERN}) that does not depend on the signal's inputs.
+	 * @return the kind
+	 */
+	String kind();
+
+	/**
+	 * What a kind must look like: a lowercase letter, then at most 31 lowercase letters, digits
+	 * or {@code '-'}, so that it is safe as a metric tag and as the start of a header value.
+	 */
+	String KIND_PATTERN = "[a-z][a-z0-9-]{0,31}";
+
+	/**
 	 * Return what this signal demands at the given instant.
 	 * @param now the engine's current time
 	 * @return the demand, {@link ShedDemand#NONE} when it demands nothing
 	 */
 	ShedDemand demand(Instant now);
+
+	/**
+	 * Return this signal's sections of the {@code degradation} endpoint's answer, by the key each
+	 * takes at its top level (such as {@code switches} or {@code overload}), read by operators and
+	 * the status page beside every signal's demand. A value is made of maps, lists, strings,
+	 * numbers, booleans and instants, so that it is written the same way by every JSON mapper and
+	 * in a native image. Called for every read of the endpoint, not under the engine's lock.
+	 * @param state the snapshot the endpoint shows
+	 * @return the sections, empty (the default) for none
+	 */
+	default Map<String, Object> sections(DegradationState state) {
+		return Map.of();
+	}
+
+	/**
+	 * Return what operators set on this signal at run time and holds now, listed by the endpoint
+	 * among its overrides and counted by the {@code degradation.overrides} gauge under this
+	 * signal's kind.
+	 * @return the overrides, empty (the default) for none
+	 */
+	default List<SignalOverride> runTimeOverrides() {
+		return List.of();
+	}
 
 	/**
 	 * Forget every input and every timer, as if the engine had just started. Called under the

@@ -2,6 +2,7 @@ package dev.degradation.engine;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
@@ -17,6 +18,9 @@ import dev.degradation.manifest.DegradationManifest;
  * hysteresis.
  */
 public final class SimulationSignal implements ShedSignal {
+
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "simulation";
 
 	/** The name of this signal. */
 	public static final String NAME = "simulation";
@@ -42,6 +46,11 @@ public final class SimulationSignal implements ShedSignal {
 		return NAME;
 	}
 
+	@Override
+	public String kind() {
+		return KIND;
+	}
+
 	/**
 	 * Return the simulation setting.
 	 * @return the setting
@@ -56,6 +65,13 @@ public final class SimulationSignal implements ShedSignal {
 	 */
 	public synchronized @Nullable SimulationOverride override() {
 		return this.override;
+	}
+
+	@Override
+	public List<SignalOverride> runTimeOverrides() {
+		SimulationOverride set = override();
+		return (set != null) ? List.of(new SignalOverride(NAME, "level " + set.level(), set.by(), set.at(), set.until()))
+				: List.of();
 	}
 
 	/**

@@ -30,6 +30,9 @@ import dev.degradation.manifest.Tier;
  */
 public final class SwitchSignal implements ShedSignal {
 
+	/** The kind of this signal, the first part of its causes. */
+	public static final String KIND = "switch";
+
 	/** The name of this signal. */
 	public static final String NAME = "switches";
 
@@ -100,6 +103,11 @@ public final class SwitchSignal implements ShedSignal {
 	@Override
 	public String name() {
 		return NAME;
+	}
+
+	@Override
+	public String kind() {
+		return KIND;
 	}
 
 	/**
@@ -179,6 +187,28 @@ public final class SwitchSignal implements ShedSignal {
 	 */
 	public synchronized List<SwitchOverride> overrides() {
 		return List.copyOf(this.overrides.values());
+	}
+
+	@Override
+	public List<SignalOverride> runTimeOverrides() {
+		List<SignalOverride> overrides = new ArrayList<>();
+		for (SwitchOverride override : overrides()) {
+			overrides.add(new SignalOverride(NAME + "/" + override.name(),
+					override.state().name().toLowerCase(Locale.ROOT), override.by(), override.at(), override.until()));
+		}
+		return overrides;
+	}
+
+	/**
+	 * The state of every switch, as {@code switches}: what an operator reads before turning one.
+	 */
+	@Override
+	public Map<String, Object> sections(DegradationState state) {
+		Map<String, Object> switches = new LinkedHashMap<>();
+		for (String name : names()) {
+			switches.put(name, state(name).name());
+		}
+		return Map.of(NAME, switches);
 	}
 
 	@Override

@@ -19,6 +19,17 @@ public sealed interface Fallback permits Fallback.Drop, Fallback.Static, Fallbac
 	String kind();
 
 	/**
+	 * Return the status this fallback answers with: what the endpoint shows, what {@code walk}
+	 * and the contract tests expect of a shed route, from this one place.
+	 * @return the status, or {@link #STATUS_OF_WHAT_IT_HOLDS} when it depends on what the route
+	 * holds ({@code stale}: its copy, its static answer or 503)
+	 */
+	int answerStatus();
+
+	/** The {@link #answerStatus()} of a fallback whose status depends on what the route holds. */
+	int STATUS_OF_WHAT_IT_HOLDS = 0;
+
+	/**
 	 * Answer {@code 204 No Content}: the request is accepted and nothing is done.
 	 */
 	record Drop() implements Fallback {
@@ -29,6 +40,11 @@ public sealed interface Fallback permits Fallback.Drop, Fallback.Static, Fallbac
 		@Override
 		public String kind() {
 			return KIND;
+		}
+
+		@Override
+		public int answerStatus() {
+			return 204;
 		}
 
 	}
@@ -68,6 +84,11 @@ public sealed interface Fallback permits Fallback.Drop, Fallback.Static, Fallbac
 			return KIND;
 		}
 
+		@Override
+		public int answerStatus() {
+			return this.status;
+		}
+
 	}
 
 	/**
@@ -90,6 +111,11 @@ public sealed interface Fallback permits Fallback.Drop, Fallback.Static, Fallbac
 		@Override
 		public String kind() {
 			return KIND;
+		}
+
+		@Override
+		public int answerStatus() {
+			return 503;
 		}
 
 	}
@@ -130,6 +156,11 @@ public sealed interface Fallback permits Fallback.Drop, Fallback.Static, Fallbac
 		@Override
 		public String kind() {
 			return KIND;
+		}
+
+		@Override
+		public int answerStatus() {
+			return STATUS_OF_WHAT_IT_HOLDS;
 		}
 
 	}

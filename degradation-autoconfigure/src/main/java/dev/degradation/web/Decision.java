@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.engine.DegradationState;
-import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.overload.Admission.Admitted;
 import dev.degradation.overload.PassedPriority;
 import dev.degradation.engine.OverloadSignal;
@@ -149,10 +148,11 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 	 * @param state the state in which the route was shed
 	 * @param route the route
 	 * @param cause why, as in {@link DegradationHeaders#REASON}
-	 * @param kind the kind of signal that shed it
+	 * @param kind the {@link dev.degradation.engine.ShedSignal#kind() kind} of signal that shed it,
+	 * as counted
 	 * @param deadlineNanos the caller's deadline
 	 */
-	record Shed(DegradationState state, ShedRoute route, String cause, ShedCauseKind kind,
+	record Shed(DegradationState state, ShedRoute route, String cause, String kind,
 			long deadlineNanos) implements Answered {
 
 		@Override

@@ -13,7 +13,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
-import dev.degradation.engine.ShedCauseKind;
+import dev.degradation.engine.DependencySignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.Admission.Admitted;
@@ -163,7 +163,7 @@ public final class RequestDecider {
 			if (route != null) {
 				String cause = state.shedCause(route.index());
 				if (cause != null) {
-					return new Decision.Shed(state, route, cause, state.shedKind(route.index()), deadline);
+					return new Decision.Shed(state, route, cause, shedKind(state, route), deadline);
 				}
 			}
 			return reserved ? new Decision.Proceed(state, null, null, deadline, Decision.Proceed.NOT_PASSED)
@@ -174,7 +174,7 @@ public final class RequestDecider {
 			route = route(request, this.tables.of(state.manifest()));
 			String cause = (route != null) ? state.shedCause(route.index()) : null;
 			if (cause != null) {
-				return new Decision.Shed(state, route, cause, state.shedKind(route.index()), deadline(request));
+				return new Decision.Shed(state, route, cause, shedKind(state, route), deadline(request));
 			}
 		}
 		else {
@@ -186,6 +186,12 @@ public final class RequestDecider {
 			}
 		}
 		return new Decision.Proceed(state, route, null, Deadline.NONE, servedPriority(request, route));
+	}
+
+	/** A shed route always has the kind of the signal that shed it; the state records both. */
+	private static String shedKind(DegradationState state, ShedRoute route) {
+		String kind = state.shedKind(route.index());
+		return (kind != null) ? kind : "unknown";
 	}
 
 	/**
@@ -209,7 +215,7 @@ public final class RequestDecider {
 			return new Decision.Wait(state, route, active, deadline, servedPriority(request, route));
 		}
 		if (decision == NotAdmitted.SHED && route != null) {
-			return new Decision.Shed(state, route, OverloadSignal.CAUSE, ShedCauseKind.OVERLOAD, deadline);
+			return new Decision.Shed(state, route, OverloadSignal.CAUSE, OverloadSignal.KIND, deadline);
 		}
 		return new Decision.Refuse(state, active, deadline);
 	}
@@ -270,7 +276,7 @@ public final class RequestDecider {
 		if (route == null || !route.route().requires().contains(dependency)) {
 			return null;
 		}
-		return new Decision.Shed(proceeded.state(), route, "dependency:" + dependency, ShedCauseKind.DEPENDENCY,
+		return new Decision.Shed(proceeded.state(), route, "dependency:" + dependency, DependencySignal.KIND,
 				proceeded.deadlineNanos());
 	}
 

@@ -285,7 +285,10 @@
       if (signal.routes > 0) {
         demands.push(signal.routes + ' route' + (signal.routes === 1 ? '' : 's'));
       }
-      tbody.appendChild(el('tr', { 'data-signal': name }, [el('td', {}, [name]),
+      // The kind is what its routes' causes start with and what the fallback metrics count them
+      // under, so that an operator can go from a Cause or a metric to the signal.
+      tbody.appendChild(el('tr', { 'data-signal': name, 'data-kind': signal.kind || '' }, [el('td', {}, [name]),
+        el('td', {}, [el('code', {}, [signal.kind || '\u2013'])]),
         el('td', {}, [demands.length ? demands.join(', ') : 'nothing']), el('td', {}, [signal.reason || '\u2013'])]));
     });
   }

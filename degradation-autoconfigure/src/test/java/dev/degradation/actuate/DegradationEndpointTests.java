@@ -5,23 +5,48 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.DegradationState;
+import dev.degradation.engine.ShedDemand;
+import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.BreakerState;
 import dev.degradation.testapp.MutableClock;
 import dev.degradation.web.HandlerRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * What the endpoint shows of the manifest, without an application around it.
  */
 class DegradationEndpointTests {
+
+	@Test
+	void aSignalAddsItsSectionsButNeverHidesAFieldOfTheAnswerOrAnEarlierSignalsSection() {
+		String manifest = """
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/reviews, method: GET, fallback: drop }
+				""";
+		ShedSignal first = new SectionSignal("first", Map.of("level", "hidden?", "window", "first's"));
+		ShedSignal second = new SectionSignal("second", Map.of("window", "second's", "crew", "night shift"));
+		DegradationEndpoint endpoint = new DegradationEndpoint(new DegradationEngine(
+				ManifestLoader.standard().load("m.yaml", manifest.getBytes(StandardCharsets.UTF_8)), Clock.systemUTC(),
+				List.of(first, second), Runnable::run));
+		DegradationEndpoint.DegradationDescriptor descriptor = endpoint.degradation();
+		assertThat(descriptor.sections()).containsOnly(entry("window", "first's"), entry("crew", "night shift"));
+		assertThat(descriptor.level()).isZero();
+		assertThat(descriptor.signals().get("first").kind()).isEqualTo("maintenance");
+	}
 
 	@Test
 	void healthUrlsAreShownWithoutCredentialsOrQuery() {
@@ -98,6 +123,25 @@ class DegradationEndpointTests {
 		assertThat(new DegradationEndpoint(engine).degradation().tiers().get(0).routes())
 			.extracting(DegradationEndpoint.RouteDescriptor::handled)
 			.containsOnlyNulls();
+	}
+
+	private record SectionSignal(String name, Map<String, Object> section) implements ShedSignal {
+
+		@Override
+		public String kind() {
+			return "maintenance";
+		}
+
+		@Override
+		public ShedDemand demand(Instant now) {
+			return ShedDemand.NONE;
+		}
+
+		@Override
+		public Map<String, Object> sections(DegradationState state) {
+			return this.section;
+		}
+
 	}
 
 }

@@ -40,14 +40,15 @@ import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.actuate.EndpointWriteWebFilter;
 import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.engine.DegradationEngine;
-import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.HealthProbe;
-import dev.degradation.monitor.HttpHealthProbe;
+import dev.degradation.monitor.DependencyHealthSource;
+import dev.degradation.monitor.HealthSources;
 import dev.degradation.monitor.ProbeResult;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.overload.PassedPriority;
@@ -328,15 +329,56 @@ class DegradationAutoConfigurationTests {
 		this.runner.withPropertyValues(SHOP)
 			.withBean("applicationProbe", HealthProbe.class, () -> probe)
 			.run((context) -> assertThat(context).getBean(HealthProbe.class).isSameAs(probe));
-		this.runner.withPropertyValues(SHOP)
-			.run((context) -> assertThat(context).getBean(HealthProbe.class).isInstanceOf(HealthIndicatorProbe.class));
+		this.runner.withPropertyValues(SHOP).run((context) -> {
+			assertThat(context).getBean(HealthProbe.class).isInstanceOf(HealthSources.class);
+			assertThat(context.getBean(HealthSources.class).sources()).hasSize(2)
+				.hasExactlyElementsOfTypes(HealthIndicatorProbe.class,
+						context.getBean("degradationHealthUrlSource").getClass());
+		});
 	}
 
 	@Test
-	void withoutBootsHealthTheProbeIsTheHttpOne() {
+	void aHealthSourceBeanJudgesTheDependenciesItSupportsBesideTheStartersSources() {
+		ProbeResult byTheApplication = new ProbeResult(true, ProbeResult.OK, "by the application's source",
+				Instant.now(), Duration.ZERO);
+		DependencyHealthSource source = new DependencyHealthSource() {
+
+			@Override
+			public boolean supports(Dependency dependency) {
+				return dependency.name().equals("recommendations-api");
+			}
+
+			@Override
+			public ProbeResult probe(Dependency dependency) {
+				return byTheApplication;
+			}
+
+		};
+		this.runner.withPropertyValues(SHOP)
+			.withBean("applicationSource", DependencyHealthSource.class, () -> source)
+			.run((context) -> {
+				HealthSources probe = context.getBean(HealthSources.class);
+				assertThat(probe.sources()).hasSize(3).first().isSameAs(source);
+				DegradationManifest manifest = context.getBean(DegradationManifest.class);
+				Dependency recommendations = manifest.dependency("recommendations-api").orElseThrow();
+				Dependency analytics = manifest.dependency("analytics-collector").orElseThrow();
+				assertThat(probe.probe(recommendations)).isSameAs(byTheApplication);
+				// The starter's HTTP source still judges the others.
+				assertThat(probe.sources().get(0).supports(analytics)).isFalse();
+				assertThat(context.getBean("degradationHealthUrlSource", DependencyHealthSource.class).supports(analytics))
+					.isTrue();
+			});
+	}
+
+	@Test
+	void withoutBootsHealthTheOnlySourceIsTheHttpOne() {
 		this.runner.withPropertyValues(SHOP)
 			.withClassLoader(new FilteredClassLoader("org.springframework.boot.health"))
-			.run((context) -> assertThat(context).getBean(HealthProbe.class).isInstanceOf(HttpHealthProbe.class));
+			.run((context) -> {
+				assertThat(context).getBean(HealthProbe.class).isInstanceOf(HealthSources.class);
+				assertThat(context.getBean(HealthSources.class).sources()).singleElement()
+					.satisfies((only) -> assertThat(only).isNotInstanceOf(HealthIndicatorProbe.class));
+			});
 	}
 
 	@Test
@@ -345,6 +387,11 @@ class DegradationAutoConfigurationTests {
 
 			@Override
 			public String name() {
+				return "maintenance";
+			}
+
+			@Override
+			public String kind() {
 				return "maintenance";
 			}
 
@@ -358,6 +405,7 @@ class DegradationAutoConfigurationTests {
 			DegradationEngine engine = context.getBean(DegradationEngine.class);
 			assertThat(engine.signals()).contains(maintenance);
 			assertThat(engine.evaluate().shedCause(0)).isEqualTo("maintenance:track");
+			assertThat(engine.state().shedKind(0)).isEqualTo("maintenance");
 		});
 	}
 
@@ -533,9 +581,9 @@ class DegradationAutoConfigurationTests {
 			context.getBean(DegradationMeterBinder.class).bindTo(registry);
 			DegradationEngine engine = context.getBean(DegradationEngine.class);
 			engine.simulate(1);
-			engine.fallbackCounts().record(0, ShedCauseKind.LEVEL);
-			engine.fallbackCounts().record(0, ShedCauseKind.SWITCH);
-			engine.fallbackCounts().record(0, ShedCauseKind.SWITCH);
+			engine.fallbackCounts().record(0, "simulation");
+			engine.fallbackCounts().record(0, "switch");
+			engine.fallbackCounts().record(0, "switch");
 			assertThat(registry.get("degradation.level").gauge().value()).isEqualTo(1.0);
 			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5 * 4);
 			assertThat(registry.get("degradation.fallbacks")
@@ -543,7 +591,7 @@ class DegradationAutoConfigurationTests {
 				.tag("route", "/api/analytics/track")
 				.tag("method", "POST")
 				.tag("fallback", "drop")
-				.tag("cause", "level")
+				.tag("cause", "simulation")
 				.functionCounter()
 				.count()).isEqualTo(1.0);
 			assertThat(registry.get("degradation.fallbacks")

@@ -35,7 +35,6 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 
 import dev.degradation.engine.DegradationEngine;
-import dev.degradation.engine.ShedCauseKind;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,7 +106,7 @@ class RefusedCallFallbackIntegrationTests {
 		// Counted as a dependency's fallback of its route, the manifest's first: just after the answer,
 		// which is on its way once its last byte is written (its length is set).
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.engine.state().fallbackCounts().count(0, ShedCauseKind.DEPENDENCY) > 0);
+			.until(() -> this.engine.state().fallbackCounts().count(0, "dependency") > 0);
 	}
 
 	@Test

@@ -167,19 +167,22 @@ class DegradationEngineTests {
 	void levelHeaderIsTheLevelAsText() {
 		DegradationEngine engine = engine(Clock.systemUTC());
 		assertThat(engine.simulate(5).levelHeader()).isEqualTo("5");
-		assertThat(new DegradationState(12, 0, Simulation.OFF, List.of(), this.start, "", Map.of(), new String[0], true, this.manifest, new FallbackCounts(0)).levelHeader())
+		assertThat(new DegradationState(12, 0, Simulation.OFF, List.of(), this.start, "", Map.of(), new String[0], new String[0], true, this.manifest, new FallbackCounts(0)).levelHeader())
 			.isEqualTo("12");
 	}
 
 	@Test
 	void fallbackCountsAreKeptPerRoute() {
 		DegradationEngine engine = engine(Clock.systemUTC());
-		engine.fallbackCounts().record(1, ShedCauseKind.LEVEL);
-		engine.fallbackCounts().record(1, ShedCauseKind.DEPENDENCY);
+		engine.fallbackCounts().record(1, "simulation");
+		engine.fallbackCounts().record(1, "dependency");
+		engine.fallbackCounts().record(1, "maintenance");
 		assertThat(engine.fallbackCounts().count(0)).isZero();
-		assertThat(engine.fallbackCounts().count(1)).isEqualTo(2);
-		assertThat(engine.fallbackCounts().count(1, ShedCauseKind.DEPENDENCY)).isEqualTo(1);
-		assertThat(engine.fallbackCounts().count(1, ShedCauseKind.SWITCH)).isZero();
+		assertThat(engine.fallbackCounts().count(1)).isEqualTo(3);
+		assertThat(engine.fallbackCounts().count(1, "dependency")).isEqualTo(1);
+		assertThat(engine.fallbackCounts().count(1, "maintenance")).isEqualTo(1);
+		assertThat(engine.fallbackCounts().count(1, "switch")).isZero();
+		assertThat(engine.fallbackCounts().kinds()).containsExactly("dependency", "simulation", "maintenance");
 	}
 
 }

@@ -118,6 +118,38 @@ class ShedSignalsTests {
 	}
 
 	@Test
+	void aShedRouteIsCountedUnderTheKindOfTheSignalThatShedItWhateverItsCauseSays() {
+		this.engine.forceDependency("recommendations", DependencyState.FAILED);
+		// A cause that starts like another kind's: the kind comes from the signal, not the text.
+		this.custom.demand = ShedDemand.level(1, "overloaded-db", "the database is being moved");
+		DegradationState state = this.engine.evaluate();
+		assertThat(causes(state)).containsExactly("overloaded-db", "overloaded-db", "dependency:recommendations", null);
+		assertThat(state.shedKind(0)).isEqualTo("test");
+		assertThat(state.shedKind(1)).isEqualTo("test");
+		assertThat(state.shedKind(2)).isEqualTo(DependencySignal.KIND);
+		assertThat(state.shedKind(3)).isNull();
+		state = this.engine.simulate(2);
+		assertThat(state.shedKind(0)).isEqualTo(SimulationSignal.KIND);
+		assertThat(state.shedKind(3)).isEqualTo(SimulationSignal.KIND);
+	}
+
+	@Test
+	void aSignalWhoseKindIsNotAShortLowercaseTokenIsRefused() {
+		TestSignal loud = new TestSignal() {
+
+			@Override
+			public String kind() {
+				return "Maintenance Window";
+			}
+
+		};
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new DegradationEngine(this.manifest, this.clock, List.of(loud), Runnable::run))
+			.withMessageContaining("kind of shed signal 'test'")
+			.withMessageContaining("'Maintenance Window'");
+	}
+
+	@Test
 	void aRecoveredDependencyKeepsItsRoutesShedUntilItsHysteresisHasPassed() {
 		this.engine.forceDependency("analytics", DependencyState.FAILED);
 		this.clock.advance(Duration.ofSeconds(10));
@@ -393,7 +425,7 @@ class ShedSignalsTests {
 	/**
 	 * A signal whose demand the test sets, as a later source (overload, switches) would.
 	 */
-	static final class TestSignal implements ShedSignal {
+	static class TestSignal implements ShedSignal {
 
 		volatile ShedDemand demand = ShedDemand.NONE;
 
@@ -401,6 +433,11 @@ class ShedSignalsTests {
 
 		@Override
 		public String name() {
+			return "test";
+		}
+
+		@Override
+		public String kind() {
 			return "test";
 		}
 

@@ -54,7 +54,7 @@ class SwitchSignalTests {
 		DegradationState state = this.engine.evaluate();
 		assertThat(state.level()).isZero();
 		assertThat(causes(state)).containsExactly("switch:best-effort", "switch:best-effort", null);
-		assertThat(state.shedKind(0)).isEqualTo(ShedCauseKind.SWITCH);
+		assertThat(state.shedKind(0)).isEqualTo(SwitchSignal.KIND);
 		assertThat(state.demands().get(SwitchSignal.NAME).reason()).isEqualTo("switched off: best-effort (configured)");
 		this.switches.configure(Map.of("best-effort", SwitchState.ON));
 		assertThat(this.engine.evaluate().shedsAnything()).isFalse();

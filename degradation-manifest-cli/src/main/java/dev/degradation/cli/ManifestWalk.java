@@ -25,7 +25,6 @@ import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.json.JsonFactory;
 
 import dev.degradation.manifest.DegradationManifest;
-import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
 
@@ -205,20 +204,6 @@ final class ManifestWalk {
 		return null;
 	}
 
-	private static int expectedStatus(Fallback fallback) {
-		if (fallback instanceof Fallback.Drop) {
-			return 204;
-		}
-		if (fallback instanceof Fallback.Static staticFallback) {
-			return staticFallback.status();
-		}
-		if (fallback instanceof Fallback.Unavailable) {
-			return 503;
-		}
-		// A stale route answers its copy, its static answer or 503, depending on what it holds.
-		return 0;
-	}
-
 	/**
 	 * 0 (nothing shed) and every tier priority, lowest first.
 	 */
@@ -301,7 +286,7 @@ final class ManifestWalk {
 				List<WalkedRoute> routes = new ArrayList<>();
 				for (Route route : tier.routes()) {
 					routes.add(new WalkedRoute(route.method(), route.path(), route.fallback().kind(),
-							expectedStatus(route.fallback()), manifest.source() + ":" + route.position(),
+							route.fallback().answerStatus(), manifest.source() + ":" + route.position(),
 							service.handled(route.method(), route.path())));
 				}
 				tiers.add(new WalkedTier(tier.name(), tier.priority(), routes));

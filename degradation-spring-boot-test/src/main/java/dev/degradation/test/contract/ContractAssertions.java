@@ -65,7 +65,7 @@ final class ContractAssertions {
 						+ " instead of '" + value + "'");
 			}
 		});
-		int status = expectedStatus(route.fallback());
+		int status = route.fallback().answerStatus();
 		if (status > 0 && answer.status() != status) {
 			differences.add("its status is " + answer.status() + " instead of " + status);
 		}
@@ -160,25 +160,9 @@ final class ContractAssertions {
 		return headers;
 	}
 
-	/**
-	 * The status of a fallback, or 0 for a kind whose status the contract does not know.
-	 */
-	private static int expectedStatus(Fallback fallback) {
-		if (fallback instanceof Fallback.Drop) {
-			return 204;
-		}
-		if (fallback instanceof Fallback.Static staticFallback) {
-			return staticFallback.status();
-		}
-		if (fallback instanceof Fallback.Unavailable) {
-			return 503;
-		}
-		return 0;
-	}
-
 	private static String expectedFallback(Route route, int level, ContractRequest request) {
 		StringBuilder description = new StringBuilder();
-		int status = expectedStatus(route.fallback());
+		int status = route.fallback().answerStatus();
 		description.append((status > 0) ? Integer.toString(status) : "its status");
 		expectedHeaders(route, level)
 			.forEach((name, value) -> description.append(", ").append(name).append(": ").append(value));
