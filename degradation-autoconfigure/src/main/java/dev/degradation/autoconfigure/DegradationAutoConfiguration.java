@@ -36,6 +36,7 @@ import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
+import dev.degradation.engine.PressureSignal;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
 import dev.degradation.manifest.DegradationManifest;
@@ -156,6 +157,16 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnBooleanProperty(name = "degradation.overload.enabled", matchIfMissing = true)
 		OverloadSignal degradationOverloadSignal(DegradationManifest manifest, ObjectProvider<Clock> clock) {
 			return new OverloadSignal(manifest, System::nanoTime, clock.getIfUnique(Clock::systemUTC));
+		}
+
+		/**
+		 * The manifest's pressure rules, read from the application's meters by the metrics'
+		 * auto-configuration; demands nothing without a {@code pressure} section.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		PressureSignal degradationPressureSignal(DegradationManifest manifest, ObjectProvider<Clock> clock) {
+			return new PressureSignal(manifest, clock.getIfUnique(Clock::systemUTC).instant());
 		}
 
 		@Bean

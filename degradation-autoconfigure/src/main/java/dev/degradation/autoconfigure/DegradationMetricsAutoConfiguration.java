@@ -1,7 +1,9 @@
 package dev.degradation.autoconfigure;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationFilter;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -16,9 +18,11 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
 import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.actuate.DegradedRequestObservationFilter;
 import dev.degradation.actuate.OverloadMeters;
+import dev.degradation.actuate.PressureSampler;
 import dev.degradation.actuate.SignalMeters;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
+import dev.degradation.engine.PressureSignal;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -38,6 +42,19 @@ public final class DegradationMetricsAutoConfiguration {
 	DegradationMeterBinder degradationMeterBinder(DegradationEngine engine, ObjectProvider<StaleAnswers> staleAnswers,
 			ObjectProvider<SignalMeters> signalMeters) {
 		return new DegradationMeterBinder(engine, staleAnswers.getIfAvailable(), signalMeters.orderedStream().toList());
+	}
+
+	/**
+	 * Reads the pressure rules' meters from the application's registry (an empty one when the
+	 * application has none: every rule is then reported as a meter it does not have).
+	 */
+	@Bean
+	@ConditionalOnBean(PressureSignal.class)
+	@ConditionalOnMissingBean
+	PressureSampler degradationPressureSampler(PressureSignal signal, DegradationEngine engine,
+			ObjectProvider<MeterRegistry> registry, DegradationProperties properties) {
+		return new PressureSampler(signal, engine, registry.getIfAvailable(SimpleMeterRegistry::new),
+				properties.getPressure().getInterval(), PressureSampler.Verify.valueOf(properties.getVerify().name()));
 	}
 
 	/**

@@ -72,6 +72,8 @@ public class DegradationProperties {
 
 	private final Ui ui = new Ui();
 
+	private final Pressure pressure = new Pressure();
+
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -135,6 +137,10 @@ public class DegradationProperties {
 
 	public Parts getParts() {
 		return this.parts;
+	}
+
+	public Pressure getPressure() {
+		return this.pressure;
 	}
 
 	public Ui getUi() {
@@ -412,6 +418,32 @@ public class DegradationProperties {
 	}
 
 	/**
+	 * Settings of the pressure rules of the manifest ('pressure'), which shed tiers on meters the
+	 * application has.
+	 */
+	public static class Pressure {
+
+		/**
+		 * How often the rules' meters are read. A rule starts shedding within this time of its
+		 * meter passing its threshold.
+		 */
+		private Duration interval = Duration.ofSeconds(1);
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			if (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofMinutes(10)) > 0) {
+				throw new IllegalArgumentException(
+						"'degradation.pressure.interval' must be between 10ms and 10m, but it is " + interval);
+			}
+			this.interval = interval;
+		}
+
+	}
+
+	/**
 	 * Settings of the servlet filter that serves fallbacks.
 	 */
 	public static class Filter {
@@ -486,8 +518,9 @@ public class DegradationProperties {
 	}
 
 	/**
-	 * What to do with a manifest route that no handler of the application serves, or a
-	 * {@code health_indicator} that names no health indicator of the application.
+	 * What to do with a manifest route that no handler of the application serves, a
+	 * {@code health_indicator} that names no health indicator of the application, or a pressure
+	 * rule whose meter the application does not have.
 	 */
 	public enum Verify {
 

@@ -16,13 +16,29 @@ import org.jspecify.annotations.Nullable;
  * @param tiers the tiers in shed order (ascending priority)
  * @param overload the admission of requests under load, or {@code null} when the manifest has no
  * {@code overload} section (every request is admitted)
+ * @param pressure the pressure rules, which shed tiers on meters the application has; empty
+ * without a {@code pressure} section
  */
 public record DegradationManifest(String source, ManifestDefaults defaults, List<Dependency> dependencies,
-		List<Tier> tiers, @Nullable Overload overload) {
+		List<Tier> tiers, @Nullable Overload overload, List<PressureRule> pressure) {
 
 	public DegradationManifest {
 		dependencies = List.copyOf(dependencies);
 		tiers = List.copyOf(tiers);
+		pressure = List.copyOf(pressure);
+	}
+
+	/**
+	 * Create a manifest without a {@code pressure} section.
+	 * @param source the description of the file it was loaded from
+	 * @param defaults the settings that apply where a dependency sets none of its own
+	 * @param dependencies the declared dependencies, in the order of the file
+	 * @param tiers the tiers in shed order (ascending priority)
+	 * @param overload the admission of requests under load, or {@code null}
+	 */
+	public DegradationManifest(String source, ManifestDefaults defaults, List<Dependency> dependencies,
+			List<Tier> tiers, @Nullable Overload overload) {
+		this(source, defaults, dependencies, tiers, overload, List.of());
 	}
 
 	/**

@@ -58,6 +58,18 @@ final class ManifestKeys {
 
 	static final String NAME = "name";
 
+	static final String PRESSURE = "pressure";
+
+	static final String METER = "meter";
+
+	static final String TAGS = "tags";
+
+	static final String SHED_ABOVE = "shed_above";
+
+	static final String RESTORE_BELOW = "restore_below";
+
+	static final String SHEDS = "sheds";
+
 	static final String OVERLOAD = "overload";
 
 	static final String CONCURRENCY_LIMIT = "concurrency_limit";

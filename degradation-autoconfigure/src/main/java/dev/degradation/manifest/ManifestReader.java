@@ -15,6 +15,7 @@ import dev.degradation.manifest.TiersReader.DeclaredTier;
 import static dev.degradation.manifest.ManifestKeys.DEFAULTS;
 import static dev.degradation.manifest.ManifestKeys.DEPENDENCIES;
 import static dev.degradation.manifest.ManifestKeys.OVERLOAD;
+import static dev.degradation.manifest.ManifestKeys.PRESSURE;
 import static dev.degradation.manifest.ManifestKeys.TIERS;
 
 /**
@@ -24,7 +25,7 @@ import static dev.degradation.manifest.ManifestKeys.TIERS;
  */
 final class ManifestReader {
 
-	private static final Set<String> ROOT_KEYS = Set.of(DEFAULTS, DEPENDENCIES, TIERS, OVERLOAD);
+	private static final Set<String> ROOT_KEYS = Set.of(DEFAULTS, DEPENDENCIES, TIERS, OVERLOAD, PRESSURE);
 
 	private final String source;
 
@@ -62,6 +63,7 @@ final class ManifestReader {
 		List<DeclaredTier> tiers = new TiersReader(this.values, new RouteReader(this.values, this.reservedBasePath))
 			.read(mapping);
 		Overload overload = new OverloadReader(this.values).read(mapping, defaults.manifestDefaults().hysteresis());
+		List<PressureRule> pressure = new PressureReader(this.values).read(mapping, tiers);
 		new ManifestRules(this.problems).check(defaults, dependencies, tiers);
 		return new DegradationManifest(this.source, defaults.manifestDefaults(),
 				dependencies.stream().map(DeclaredDependency::dependency).filter(Objects::nonNull).toList(),
@@ -70,7 +72,7 @@ final class ManifestReader {
 					.filter(Objects::nonNull)
 					.sorted(Comparator.comparingInt(Tier::priority))
 					.toList(),
-				overload);
+				overload, pressure);
 	}
 
 }

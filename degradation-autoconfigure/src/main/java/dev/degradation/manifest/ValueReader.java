@@ -176,6 +176,32 @@ final class ValueReader {
 		return new Setting<>(keyPath, entry, (entry != null) ? fraction(entry, keyPath, zeroAllowed) : null);
 	}
 
+	/**
+	 * Read a number, whole or decimal, between {@code min} and {@code max}, that must be written.
+	 * @param meaning what the key means, for the problem that it is missing
+	 * @return the number, or {@code null} when it is missing or not usable (reported)
+	 */
+	@Nullable Double requiredNumber(YamlNode.Mapping mapping, String path, String key, double min, double max,
+			String meaning) {
+		String keyPath = path + "." + key;
+		YamlNode.Entry entry = mapping.entries().get(key);
+		if (entry == null) {
+			this.problems.add(mapping.position(), keyPath, "missing '" + key + "': " + meaning);
+			return null;
+		}
+		BigDecimal number = number(entry.value(), keyPath);
+		if (number == null) {
+			return null;
+		}
+		if (number.compareTo(BigDecimal.valueOf(min)) < 0 || number.compareTo(BigDecimal.valueOf(max)) > 0) {
+			this.problems.add(entry.value().position(), keyPath, "'" + key + "' must be between "
+					+ ProblemText.number(BigDecimal.valueOf(min)) + " and " + ProblemText.number(BigDecimal.valueOf(max))
+					+ ", but it is " + ProblemText.number(number));
+			return null;
+		}
+		return number.doubleValue();
+	}
+
 	private @Nullable Long wholeNumber(YamlNode.Entry entry, String keyPath, long min, long max) {
 		BigDecimal number = number(entry.value(), keyPath);
 		if (number == null) {

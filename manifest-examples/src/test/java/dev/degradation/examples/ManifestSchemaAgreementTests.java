@@ -99,6 +99,12 @@ class ManifestSchemaAgreementTests {
 		/** A placeholder's value is known only when the manifest loads in its environment. */
 		PLACEHOLDER("placeholder-", "resolved to|cannot resolve a placeholder|must be between"),
 
+		/** A reference from a pressure rule's value ({@code sheds}) to the keys of the tiers. */
+		PRESSURE_SHEDS_UNKNOWN_TIER("pressure-sheds-unknown-tier", "unknown tier"),
+
+		/** A comparison of two values of a pressure rule. */
+		PRESSURE_RESTORE_NOT_BELOW_SHED("pressure-restore-not-below-shed", "must be below 'shed_above'"),
+
 		/** A limit that protects the parser, not a rule of the format. */
 		PARSING_LIMIT("parsing-limit-", "deeper than the limit");
 

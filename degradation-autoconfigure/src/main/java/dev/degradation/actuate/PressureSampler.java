@@ -1,0 +1,268 @@
+package dev.degradation.actuate;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Measurement;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.PressureSignal;
+import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.InvalidManifestException;
+import dev.degradation.manifest.ManifestProblem;
+import dev.degradation.manifest.PressureRule;
+import dev.degradation.manifest.Suggestions;
+
+/**
+ * Reads the meters of the manifest's pressure rules from the application's {@link MeterRegistry},
+ * as Spring Boot configures it, and gives their values to the {@link PressureSignal}: on a daemon
+ * thread of its own, every {@code degradation.pressure.interval}, off the engine's lock. No meter is
+ * made here and no MXBean read by hand: a rule reads what the application already measures
+ * (Micrometer's JVM metrics, HikariCP's, an executor's).
+ *
+ * <p>A rule whose meter the registry does not have is a problem of the manifest: {@link #check}
+ * reports it with the rule's position and the registered meter of the closest name, once the
+ * context is ready (when Boot has bound the JVM's meters and started the pools). The caller
+ * decides whether it refuses the manifest or only warns, for meters registered later.
+ */
+public class PressureSampler implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(PressureSampler.class);
+
+	private static final AtomicInteger instances = new AtomicInteger();
+
+	private final PressureSignal signal;
+
+	private final DegradationEngine engine;
+
+	private final MeterRegistry registry;
+
+	private final Duration interval;
+
+	private final Verify verify;
+
+	private @Nullable ScheduledExecutorService executor;
+
+	/**
+	 * Create a sampler.
+	 * @param signal the signal the values are given to
+	 * @param engine the engine, whose clock times the values and which evaluates when a rule
+	 * starts or stops pressing
+	 * @param registry the application's meter registry
+	 * @param interval how often the meters are read
+	 * @param verify what a rule whose meter the registry does not have does at startup
+	 */
+	public PressureSampler(PressureSignal signal, DegradationEngine engine, MeterRegistry registry,
+			Duration interval, Verify verify) {
+		this.signal = signal;
+		this.engine = engine;
+		this.registry = registry;
+		this.interval = interval;
+		this.verify = verify;
+	}
+
+	/**
+	 * Read every rule's meter once and give the values to the signal; the engine evaluates at once
+	 * when a rule starts or stops pressing.
+	 */
+	public void sample() {
+		List<PressureRule> rules = this.signal.rules();
+		if (rules.isEmpty()) {
+			return;
+		}
+		double[] values = new double[rules.size()];
+		for (int i = 0; i < values.length; i++) {
+			values[i] = read(rules.get(i));
+		}
+		if (this.signal.record(rules, values, this.engine.clock().instant())) {
+			this.engine.evaluate();
+		}
+	}
+
+	/**
+	 * Return a rule's value: the highest of the meters of its name and tags, or {@code NaN} when the
+	 * registry has none.
+	 * @param rule the rule
+	 * @return the value
+	 */
+	public double read(PressureRule rule) {
+		double highest = Double.NaN;
+		for (Meter meter : search(rule).meters()) {
+			double value = value(meter);
+			if (!Double.isNaN(value) && (Double.isNaN(highest) || value > highest)) {
+				highest = value;
+			}
+		}
+		return highest;
+	}
+
+	/**
+	 * A gauge's value, or the first measurement of any other meter (a counter's count, a timer's
+	 * count): what a threshold on it means is the rule's to say.
+	 */
+	private static double value(Meter meter) {
+		if (meter instanceof Gauge gauge) {
+			return gauge.value();
+		}
+		for (Measurement measurement : meter.measure()) {
+			return measurement.getValue();
+		}
+		return Double.NaN;
+	}
+
+	private Search search(PressureRule rule) {
+		Search search = this.registry.find(rule.meter());
+		for (Map.Entry<String, String> tag : rule.tags().entrySet()) {
+			search = search.tag(tag.getKey(), tag.getValue());
+		}
+		return search;
+	}
+
+	/**
+	 * Return the problems of a manifest's pressure rules that only the running application shows:
+	 * a meter its registry does not have (with the closest registered name), or none with the
+	 * rule's tags (with the tags it has).
+	 * @param manifest the manifest
+	 * @return the problems, empty when every rule reads a meter
+	 */
+	public List<ManifestProblem> check(DegradationManifest manifest) {
+		List<ManifestProblem> problems = new ArrayList<>();
+		List<PressureRule> rules = manifest.pressure();
+		for (int i = 0; i < rules.size(); i++) {
+			PressureRule rule = rules.get(i);
+			if (!search(rule).meters().isEmpty()) {
+				continue;
+			}
+			Collection<Meter> named = this.registry.find(rule.meter()).meters();
+			String message;
+			if (named.isEmpty()) {
+				TreeSet<String> names = new TreeSet<>();
+				this.registry.getMeters().forEach((meter) -> names.add(meter.getId().getName()));
+				message = "the application has no meter " + quote(rule.meter()) + Suggestions.hint(rule.meter(), names)
+						+ " (a meter registered after startup is read once it exists; "
+						+ "'degradation.verify=warn' lets the manifest start)";
+			}
+			else {
+				TreeSet<String> tags = new TreeSet<>();
+				named.forEach((meter) -> tags.add(String.valueOf(meter.getId().getTags())));
+				message = "no meter " + quote(rule.meter()) + " has the tags " + rule.tags() + "; its tags: "
+						+ String.join(", ", tags);
+			}
+			problems.add(new ManifestProblem(manifest.source(), rule.position(), "pressure[" + i + "].meter", message));
+		}
+		return problems;
+	}
+
+	private void checkAtStartup() {
+		if (this.verify == Verify.OFF) {
+			return;
+		}
+		DegradationManifest manifest = this.engine.manifest();
+		List<ManifestProblem> problems = check(manifest);
+		if (problems.isEmpty()) {
+			return;
+		}
+		InvalidManifestException exception = new InvalidManifestException(manifest.source(), problems);
+		if (this.verify == Verify.STRICT) {
+			throw exception;
+		}
+		logger.warn(exception.getMessage() + "\n(the rule presses nothing until its meter exists; set "
+				+ "'degradation.verify=strict' to refuse to start instead)");
+	}
+
+	private static String quote(String text) {
+		return "'" + text + "'";
+	}
+
+	/**
+	 * Check the rules' meters, then read them every interval. Started before the web server, so
+	 * that a manifest refused for a meter the application does not have never takes a request.
+	 */
+	@Override
+	public synchronized void start() {
+		if (this.executor != null) {
+			return;
+		}
+		checkAtStartup();
+		String name = "degradation-pressure-" + instances.incrementAndGet();
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, name);
+			thread.setDaemon(true);
+			return thread;
+		});
+		executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+		long period = this.interval.toMillis();
+		executor.scheduleWithFixedDelay(this::sampleSafely, 0, period, TimeUnit.MILLISECONDS);
+		this.executor = executor;
+	}
+
+	private void sampleSafely() {
+		try {
+			sample();
+		}
+		catch (RuntimeException ex) {
+			// A meter whose function fails must not stop the sampling of the others for good.
+			logger.warn("Reading the pressure rules' meters failed", ex);
+		}
+	}
+
+	@Override
+	public synchronized void stop() {
+		ScheduledExecutorService executor = this.executor;
+		if (executor != null) {
+			this.executor = null;
+			executor.shutdownNow();
+			try {
+				executor.awaitTermination(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.executor != null;
+	}
+
+	@Override
+	public int getPhase() {
+		// Before the web server's lifecycle (Boot starts it at DEFAULT_PHASE - 2048).
+		return DEFAULT_PHASE - 4096;
+	}
+
+	/**
+	 * What a rule whose meter the registry does not have does at startup.
+	 */
+	public enum Verify {
+
+		/** Nothing: the rule is read once its meter exists. */
+		OFF,
+
+		/** A warning with the rule's position; the rule is read once its meter exists. */
+		WARN,
+
+		/** The manifest is refused and the application does not start. */
+		STRICT
+
+	}
+
+}
