@@ -585,7 +585,9 @@ class DegradationAutoConfigurationTests {
 			engine.fallbackCounts().record(0, "switch");
 			engine.fallbackCounts().record(0, "switch");
 			assertThat(registry.get("degradation.level").gauge().value()).isEqualTo(1.0);
-			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5 * 4);
+			// Five routes, each under the kinds of the engine's five signals: dependency, overload,
+			// pressure, simulation, switch.
+			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5 * 5);
 			assertThat(registry.get("degradation.fallbacks")
 				.tag("tier", "best-effort")
 				.tag("route", "/api/analytics/track")
