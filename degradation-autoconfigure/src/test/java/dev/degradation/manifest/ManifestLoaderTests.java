@@ -427,7 +427,7 @@ class ManifestLoaderTests {
 				      - { path: /api/recommendations, method: GET, fallback: drop }
 				""").getBytes(StandardCharsets.UTF_8);
 		assertThat(ManifestLoading.failure(ManifestLoading.LOADER, yaml).getProblems()).containsExactly(problem(1, 1,
-				"colour", "unknown key 'colour' (known keys: defaults, dependencies, overload, tiers)"));
+				"colour", "unknown key 'colour' (known keys: defaults, dependencies, overload, pressure, tiers)"));
 	}
 
 	@Test
