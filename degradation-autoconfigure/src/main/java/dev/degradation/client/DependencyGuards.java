@@ -1,6 +1,7 @@
 package dev.degradation.client;
 
 import java.net.URI;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -176,7 +178,7 @@ public final class DependencyGuards implements AutoCloseable {
 
 	private DependencyGuard create(Dependency dependency) {
 		String name = dependency.name();
-		CircuitBreakerConfig config = breakerConfig(dependency);
+		CircuitBreakerConfig config = breakerConfig(dependency, this.engine.clock());
 		CircuitBreaker breaker;
 		if (this.breakers.find(name).isPresent()) {
 			if (!this.created.contains(name)) {
@@ -260,7 +262,7 @@ public final class DependencyGuards implements AutoCloseable {
 		}
 	}
 
-	private static CircuitBreakerConfig breakerConfig(Dependency dependency) {
+	private static CircuitBreakerConfig breakerConfig(Dependency dependency, Clock clock) {
 		BreakerPolicy policy = dependency.calls().breaker();
 		return CircuitBreakerConfig.custom()
 			.slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -274,9 +276,16 @@ public final class DependencyGuards implements AutoCloseable {
 			// Routes that require an open dependency are shed, so no call would ever make the
 			// trial: the breaker moves to half-open by itself.
 			.automaticTransitionFromOpenToHalfOpenEnabled(true)
-			// A failed answer (a 5xx) is counted as an error though it reaches its caller: the
-			// WebClient guard's breaker operator sees answers as results, not as errors.
+			// Every client records an answer as a result (CircuitBreaker.onResult, or the breaker
+			// operator's onNext): a failed answer (a 5xx) is counted as an error though it still
+			// reaches its caller.
 			.recordResult(JudgedAnswer::isFailure)
+			// The caller's short deadline is no evidence about the dependency: its permission is
+			// released, whichever client's attempt it ended.
+			.ignoreException(CallerDeadlineExceededException.class::isInstance)
+			// Call durations (the slow-call threshold) by the engine's clock, as every other time
+			// of the starter.
+			.currentTimestampFunction((breakerClock) -> clock.millis(), TimeUnit.MILLISECONDS)
 			.build();
 	}
 

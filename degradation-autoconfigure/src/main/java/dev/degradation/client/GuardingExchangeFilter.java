@@ -47,8 +47,9 @@ import dev.degradation.overload.RequestPriority;
  * of the thread that starts the call, as when a Spring MVC application blocks on the call. Each
  * attempt passes the time it may take on in the deadline header; a deadline that has passed fails
  * the call at once, without reaching the dependency. An attempt that the caller's deadline ends
- * before the dependency's own time limit would is, for the breaker, cancelled, not failed: the
- * caller's short deadline is no evidence about the dependency.
+ * before the dependency's own time limit would ends with a
+ * {@link CallerDeadlineExceededException}, which the breaker ignores: the caller's short deadline
+ * is no evidence about the dependency.
  *
  * <p>A call that gets no answer (the breaker is open, an attempt times out, the budget or the
  * deadline runs out, the last attempt fails) ends with a {@link DependencyUnavailableException}.
@@ -170,26 +171,18 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 					headers.set(priorityHeader, this.priority);
 				}
 			}).build();
-			if (this.guard.cutShortByCaller(this.callEnd, limit)) {
-				// The caller's deadline ends the attempt before the dependency's time limit would:
-				// its time-out is a cancellation of the breaker's call (no evidence), not a
-				// failure the breaker's operator would count.
-				return this.next.exchange(attempt)
-					.timeout(timeout)
-					.map(this::judged)
-					.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
-					.timeout(limit)
-					.materialize()
-					.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
-							: failed(signal.getThrowable(), limit, true));
-			}
+			boolean byCaller = this.guard.cutShortByCaller(this.callEnd, limit);
+			// The time-out comes before the breaker's operator, which records how the attempt
+			// ended: an answer (judged by the breaker's result predicate) or a failure; a time-out
+			// that the caller's deadline set reaches it as the failure every breaker ignores.
 			return this.next.exchange(attempt)
 				.timeout(limit)
+				.onErrorMap((failure) -> byCaller && DependencyGuard.isTimeout(failure),
+						(failure) -> new CallerDeadlineExceededException(limit.toMillis(), failure))
 				.map(this::judged)
 				.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
 				.materialize()
-				.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
-						: failed(signal.getThrowable(), limit, false));
+				.flatMap((signal) -> signal.hasValue() ? answered(signal.get()) : failed(signal.getThrowable(), limit));
 		}
 
 		private JudgedAnswer<ClientResponse> judged(ClientResponse response) {
@@ -201,7 +194,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			if (judged == null) {
 				return Mono.error(new DependencyUnavailableException(name(), Reason.FAILED, "no answer", null));
 			}
-			this.guard.timeLimiter().onSuccess();
+			this.guard.recordTime(null);
 			if (this.retrying != null) {
 				long wait = this.retrying.onResult(judged.outcome());
 				if (this.guard.mayWait(wait, this.end)) {
@@ -216,7 +209,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			return Mono.just(judged.answer());
 		}
 
-		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit, boolean byCaller) {
+		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit) {
 			Throwable cause = (failure != null) ? failure : new IllegalStateException("no answer");
 			if (cause instanceof CallNotPermittedException) {
 				CircuitBreaker breaker = this.guard.circuitBreaker();
@@ -224,10 +217,10 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 						"circuit breaker " + breaker.getState(), null));
 			}
 			// The breaker operator has counted it already; the time limiter hears of it here.
-			this.guard.timeLimiter().onError(cause);
+			this.guard.recordTime(cause);
 			if (DependencyGuard.isTimeout(cause)) {
 				return Mono.error(new DependencyUnavailableException(name(), Reason.TIMEOUT,
-						byCaller ? "no answer within the caller's deadline (" + limit.toMillis() + " ms left)"
+						(cause instanceof CallerDeadlineExceededException) ? cause.getMessage()
 								: "no answer within " + limit.toMillis() + " ms",
 						cause));
 			}
