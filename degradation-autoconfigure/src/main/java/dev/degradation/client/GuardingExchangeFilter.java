@@ -8,9 +8,10 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import io.github.resilience4j.retry.Retry;
+import io.micrometer.context.ContextSnapshot;
+import io.micrometer.context.ContextSnapshotFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.util.context.ContextView;
 
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
@@ -42,9 +43,10 @@ import dev.degradation.overload.RequestPriority;
  * call's budget or deadline, which Resilience4j's {@code RetryOperator} does not know of. The
  * body of an answer that is retried is released first, so its connection returns to the pool.
  *
- * <p>The deadline of the request a call is made for is read from the subscriber's Reactor
- * context under {@link CallDeadline#CONTEXT_KEY}; without one there, from {@link CallDeadline}
- * of the thread that starts the call, as when a Spring MVC application blocks on the call. Each
+ * <p>The deadline and priority of the request a call is made for are read through Micrometer's
+ * context-propagation: from the subscriber's Reactor context under {@link CallDeadline#KEY} and
+ * {@link RequestPriority#KEY}, else from the thread that starts the call (a Spring MVC
+ * application that blocks on it, or a thread they were propagated to). Each
  * attempt passes the time it may take on in the deadline header; a deadline that has passed fails
  * the call at once, without reaching the dependency. An attempt that the caller's deadline ends
  * before the dependency's own time limit would ends with a
@@ -55,6 +57,9 @@ import dev.degradation.overload.RequestPriority;
  * deadline runs out, the last attempt fails) ends with a {@link DependencyUnavailableException}.
  */
 public class GuardingExchangeFilter implements ExchangeFilterFunction {
+
+	// Leaves a thread-local that the Reactor context lacks as it is (clearMissing off).
+	private static final ContextSnapshotFactory snapshots = ContextSnapshotFactory.builder().build();
 
 	private final DependencyGuards guards;
 
@@ -80,7 +85,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 	 * @param deadlineHeader the header that passes the time left on
 	 * @param clock the clock {@code Retry-After} dates are measured against
 	 * @param priorityHeader the header that passes the request's priority on (read from the
-	 * Reactor context under {@link RequestPriority#CONTEXT_KEY}, or from the calling thread's
+	 * Reactor context under {@link RequestPriority#KEY}, or from the calling thread's
 	 * {@link RequestPriority}), or {@code null} to pass none
 	 */
 	public GuardingExchangeFilter(DependencyGuards guards, String deadlineHeader, Clock clock,
@@ -97,31 +102,21 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 		if (guard == null) {
 			return next.exchange(request);
 		}
-		// Read here, on the thread that starts the call: a thread-local is gone once the call
-		// continues on an event loop.
-		Instant threadDeadline = CallDeadline.current();
-		Integer threadPriority = (this.priorityHeader != null) ? RequestPriority.current() : null;
-		return Mono.deferContextual((context) -> new GuardedExchange(guard, request,
-				priority(context, threadPriority), next,
-				guard.end(request.method().name(), deadline(context, threadDeadline)))
-			.attempt());
-	}
-
-	/**
-	 * The priority to pass on, as its header's value: the Reactor context's, else the calling
-	 * thread's; {@code null} when none is passed on.
-	 */
-	private @Nullable String priority(ContextView context, @Nullable Integer threadPriority) {
-		if (this.priorityHeader == null) {
-			return null;
-		}
-		Object priority = context.getOrDefault(RequestPriority.CONTEXT_KEY, threadPriority);
-		return (priority instanceof Integer value) ? PassedPriority.header(value) : null;
-	}
-
-	private static @Nullable Instant deadline(ContextView context, @Nullable Instant threadDeadline) {
-		Object deadline = context.getOrDefault(CallDeadline.CONTEXT_KEY, null);
-		return (deadline instanceof Instant instant) ? instant : threadDeadline;
+		return Mono.deferContextual((context) -> {
+			// The request's deadline and priority as context-propagation sees them: the Reactor
+			// context's (a WebFlux request's), else the subscribing thread's (a Spring MVC caller
+			// that blocks on the call, or any thread they were propagated to).
+			Instant deadline;
+			Integer priority;
+			try (ContextSnapshot.Scope scope = snapshots.setThreadLocalsFrom(context, CallDeadline.KEY,
+					RequestPriority.KEY)) {
+				deadline = CallDeadline.current();
+				priority = (this.priorityHeader != null) ? RequestPriority.current() : null;
+			}
+			return new GuardedExchange(guard, request, (priority != null) ? PassedPriority.header(priority) : null,
+					next, guard.end(request.method().name(), deadline))
+				.attempt();
+		});
 	}
 
 	/**

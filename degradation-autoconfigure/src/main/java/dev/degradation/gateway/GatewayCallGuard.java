@@ -122,7 +122,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		}
 		DependencyGuard guard = this.guards.forUrl(url);
 		return Mono.deferContextual((context) -> {
-			Object deadline = context.getOrDefault(CallDeadline.CONTEXT_KEY, null);
+			Object deadline = context.getOrDefault(CallDeadline.KEY, null);
 			Duration left = (deadline instanceof Instant end) ? Duration.between(this.clock.instant(), end) : null;
 			ServerWebExchange passing = passDeadlineOn(exchange, left);
 			return (guard != null) ? guarded(passing, chain, guard, left) : chain.filter(passing);
