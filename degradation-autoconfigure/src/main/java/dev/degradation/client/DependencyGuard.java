@@ -107,8 +107,9 @@ public final class DependencyGuard {
 
 	/**
 	 * Return the dependency's time limiter; the guards bound each attempt themselves (by the
-	 * smaller of its limit and the time left) and report to it, so its events and metrics count
-	 * every guarded call's time-outs.
+	 * smaller of its limit and the time left, which its fixed duration cannot express) and report
+	 * every attempt to it, from a {@code RestClient}, a {@code WebClient} or a gateway alike, so
+	 * its events and metrics count every guarded call's successes and time-outs.
 	 * @return the time limiter, as registered in the {@code TimeLimiterRegistry}
 	 */
 	public TimeLimiter timeLimiter() {
@@ -231,7 +232,7 @@ public final class DependencyGuard {
 	 * {@link CircuitBreaker#onResult}: its {@code recordResult} predicate counts a judged failure
 	 * (a 5xx) as an error, any other answer as a success. The time limiter hears of an attempt
 	 * that ended in time.
-	 * @param started when the attempt began, by the breaker's clock
+	 * @param started when the attempt began, by the breaker's monotonic timestamp (as its operators measure)
 	 */
 	private void recordAnswer(long started, JudgedAnswer<?> judged) {
 		this.breaker.onResult(this.breaker.getCurrentTimestamp() - started, this.breaker.getTimestampUnit(), judged);
@@ -241,7 +242,7 @@ public final class DependencyGuard {
 	/**
 	 * Tell the breaker and the time limiter of an attempt that got no answer. The breaker
 	 * ignores a {@link CallerDeadlineExceededException} (and releases the permission).
-	 * @param started when the attempt began, by the breaker's clock
+	 * @param started when the attempt began, by the breaker's monotonic timestamp (as its operators measure)
 	 */
 	private void recordFailure(long started, Throwable failure) {
 		this.breaker.onError(this.breaker.getCurrentTimestamp() - started, this.breaker.getTimestampUnit(), failure);

@@ -1,7 +1,6 @@
 package dev.degradation.client;
 
 import java.net.URI;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -12,7 +11,6 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -178,7 +176,7 @@ public final class DependencyGuards implements AutoCloseable {
 
 	private DependencyGuard create(Dependency dependency) {
 		String name = dependency.name();
-		CircuitBreakerConfig config = breakerConfig(dependency, this.engine.clock());
+		CircuitBreakerConfig config = breakerConfig(dependency);
 		CircuitBreaker breaker;
 		if (this.breakers.find(name).isPresent()) {
 			if (!this.created.contains(name)) {
@@ -262,7 +260,7 @@ public final class DependencyGuards implements AutoCloseable {
 		}
 	}
 
-	private static CircuitBreakerConfig breakerConfig(Dependency dependency, Clock clock) {
+	private static CircuitBreakerConfig breakerConfig(Dependency dependency) {
 		BreakerPolicy policy = dependency.calls().breaker();
 		return CircuitBreakerConfig.custom()
 			.slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -283,9 +281,6 @@ public final class DependencyGuards implements AutoCloseable {
 			// The caller's short deadline is no evidence about the dependency: its permission is
 			// released, whichever client's attempt it ended.
 			.ignoreException(CallerDeadlineExceededException.class::isInstance)
-			// Call durations (the slow-call threshold) by the engine's clock, as every other time
-			// of the starter.
-			.currentTimestampFunction((breakerClock) -> clock.millis(), TimeUnit.MILLISECONDS)
 			.build();
 	}
 
