@@ -1,6 +1,7 @@
 package dev.degradation.autoconfigure;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -44,7 +45,7 @@ public final class DegradationGatewayAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(CircuitBreaker.class)
+	@ConditionalOnClass({ CircuitBreaker.class, CircuitBreakerOperator.class })
 	@ConditionalOnBean(DependencyGuards.class)
 	static class GatewayCallGuardConfiguration {
 

@@ -7,19 +7,22 @@ import org.jspecify.annotations.Nullable;
 /**
  * The deadline of the request the current thread serves, as its caller sent it, so that every
  * guarded call made for the request gets the time left rather than its full time limit. Set by
- * {@link CallDeadlineFilter}, or by application code around work of its own. A reactive chain
- * carries its deadline in its Reactor context instead, under {@link #CONTEXT_KEY}.
+ * {@link CallDeadlineFilter}, or by application code around work of its own; a reactive chain
+ * holds it in its Reactor context under {@link #KEY} ({@link CallDeadlineWebFilter}).
+ *
+ * <p>Micrometer's context-propagation carries it to other threads, as it carries any value
+ * whose {@code ThreadLocalAccessor} is registered ({@code CallDeadlineAccessor} is, by the
+ * {@code ServiceLoader}): an {@code @Async} method behind Spring's
+ * {@code ContextPropagatingTaskDecorator}, a task wrapped by a {@code ContextSnapshot}, a Reactor
+ * operator after a hop with {@code spring.reactor.context-propagation=auto}.
  */
 public final class CallDeadline {
 
 	/**
-	 * The key under which a Reactor {@code Context} holds the deadline (an {@link Instant}) of
-	 * the request a reactive chain serves: a thread-local cannot follow a call that hops between
-	 * event-loop threads, a subscriber's context does. Written with
-	 * {@code contextWrite(Context.of(CallDeadline.CONTEXT_KEY, deadline))}; read by the
-	 * {@code WebClient} guard, {@link GuardingExchangeFilter}.
+	 * The key of the deadline (an {@link Instant}) in a Reactor context or a context-propagation
+	 * {@code ContextSnapshot}: the key of its {@code ThreadLocalAccessor}.
 	 */
-	public static final String CONTEXT_KEY = CallDeadline.class.getName();
+	public static final String KEY = CallDeadline.class.getName();
 
 	private static final ThreadLocal<@Nullable Instant> current = new ThreadLocal<>();
 
@@ -32,6 +35,19 @@ public final class CallDeadline {
 	 */
 	public static @Nullable Instant current() {
 		return current.get();
+	}
+
+	/**
+	 * Set or clear the deadline of the current thread without restoring it later: for
+	 * context-propagation's accessor, which restores what it replaced itself.
+	 */
+	static void set(@Nullable Instant deadline) {
+		if (deadline != null) {
+			current.set(deadline);
+		}
+		else {
+			current.remove();
+		}
 	}
 
 	/**

@@ -16,8 +16,10 @@ import dev.degradation.overload.Deadline;
 /**
  * The reactive stack's {@link CallDeadlineFilter}: reads the time its caller still waits from a
  * request header and carries the deadline in the exchange's Reactor context, under
- * {@link CallDeadline#CONTEXT_KEY}, where the guard of every {@code WebClient} call made for the
- * request finds it (a thread-local cannot follow the request across event-loop threads). The
+ * {@link CallDeadline#KEY}, where the guard of every {@code WebClient} call made for the
+ * request finds it, and from where Micrometer's context-propagation restores it as the
+ * {@link CallDeadline} of the threads that serve the request (with
+ * {@code spring.reactor.context-propagation=auto}). The
  * header is read as admission reads it: absent or unreadable is no deadline, 0 or less has passed
  * (the calls then fail at once), above the maximum is the maximum.
  */
@@ -53,7 +55,7 @@ public class CallDeadlineWebFilter implements WebFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		Instant deadline = this.clock.instant().plus(budget);
-		return chain.filter(exchange).contextWrite((context) -> context.put(CallDeadline.CONTEXT_KEY, deadline));
+		return chain.filter(exchange).contextWrite((context) -> context.put(CallDeadline.KEY, deadline));
 	}
 
 }

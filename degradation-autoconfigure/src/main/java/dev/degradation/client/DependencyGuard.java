@@ -8,7 +8,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -108,8 +107,9 @@ public final class DependencyGuard {
 
 	/**
 	 * Return the dependency's time limiter; the guards bound each attempt themselves (by the
-	 * smaller of its limit and the time left) and report to it, so its events and metrics count
-	 * every guarded call's time-outs.
+	 * smaller of its limit and the time left, which its fixed duration cannot express) and report
+	 * every attempt to it, from a {@code RestClient}, a {@code WebClient} or a gateway alike, so
+	 * its events and metrics count every guarded call's successes and time-outs.
 	 * @return the time limiter, as registered in the {@code TimeLimiterRegistry}
 	 */
 	public TimeLimiter timeLimiter() {
@@ -185,7 +185,7 @@ public final class DependencyGuard {
 				throw new DependencyUnavailableException(name(), Reason.BREAKER_OPEN,
 						"circuit breaker " + this.breaker.getState(), null);
 			}
-			long started = System.nanoTime();
+			long started = this.breaker.getCurrentTimestamp();
 			T answer;
 			try {
 				answer = once(call, limit, placement);
@@ -207,24 +207,15 @@ public final class DependencyGuard {
 				if (isTimeout(cause)) {
 					throw timedOut(started, limit, cause, cutShortByCaller(callEnd, limit));
 				}
-				this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, cause);
-				this.timeLimiter.onError(cause);
+				recordFailure(started, cause);
 				if (retrying != null && waitBeforeRetry(retrying.onError(cause), end)) {
 					continue;
 				}
 				throw new DependencyUnavailableException(name(), Reason.FAILED, String.valueOf(cause.getMessage()),
 						cause);
 			}
-			long took = System.nanoTime() - started;
-			this.timeLimiter.onSuccess();
 			CallOutcome outcome = classifier.apply(answer);
-			if (outcome.failure()) {
-				this.breaker.onError(took, TimeUnit.NANOSECONDS,
-						new IllegalStateException("failed answer from '" + name() + "'"));
-			}
-			else {
-				this.breaker.onSuccess(took, TimeUnit.NANOSECONDS);
-			}
+			recordAnswer(started, new JudgedAnswer<>(answer, outcome));
 			if (retrying != null) {
 				if (waitBeforeRetry(retrying.onResult(outcome), end)) {
 					discard.accept(answer);
@@ -233,6 +224,45 @@ public final class DependencyGuard {
 				retrying.onComplete();
 			}
 			return answer;
+		}
+	}
+
+	/**
+	 * Tell the breaker of an answer as Resilience4j's operators do, by
+	 * {@link CircuitBreaker#onResult}: its {@code recordResult} predicate counts a judged failure
+	 * (a 5xx) as an error, any other answer as a success. The time limiter hears of an attempt
+	 * that ended in time.
+	 * @param started when the attempt began, by the breaker's monotonic timestamp (as its operators measure)
+	 */
+	private void recordAnswer(long started, JudgedAnswer<?> judged) {
+		this.breaker.onResult(this.breaker.getCurrentTimestamp() - started, this.breaker.getTimestampUnit(), judged);
+		this.timeLimiter.onSuccess();
+	}
+
+	/**
+	 * Tell the breaker and the time limiter of an attempt that got no answer. The breaker
+	 * ignores a {@link CallerDeadlineExceededException} (and releases the permission).
+	 * @param started when the attempt began, by the breaker's monotonic timestamp (as its operators measure)
+	 */
+	private void recordFailure(long started, Throwable failure) {
+		this.breaker.onError(this.breaker.getCurrentTimestamp() - started, this.breaker.getTimestampUnit(), failure);
+		recordTime(failure);
+	}
+
+	/**
+	 * Tell the dependency's time limiter how an attempt that its breaker's operator recorded
+	 * ended, for a client whose attempts are bounded by their own time-out (the smaller of the
+	 * dependency's limit and the caller's time left, which a {@code TimeLimiter}'s fixed
+	 * duration cannot express): its events and metrics then count every guarded attempt.
+	 * @param failure what ended the attempt (a time-out is counted as one), or {@code null} for
+	 * an answer in time
+	 */
+	public void recordTime(@Nullable Throwable failure) {
+		if (failure == null) {
+			this.timeLimiter.onSuccess();
+		}
+		else {
+			this.timeLimiter.onError(failure);
 		}
 	}
 
@@ -269,16 +299,10 @@ public final class DependencyGuard {
 
 	private DependencyUnavailableException timedOut(long started, Duration limit, Throwable timeout,
 			boolean byCaller) {
-		this.timeLimiter.onError(timeout);
-		if (byCaller) {
-			// The caller's own short deadline ended the attempt: no evidence about the dependency.
-			this.breaker.releasePermission();
-			return new DependencyUnavailableException(name(), Reason.TIMEOUT,
-					"no answer within the caller's deadline (" + limit.toMillis() + " ms left)", timeout);
-		}
-		this.breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, timeout);
+		Throwable failure = byCaller ? new CallerDeadlineExceededException(limit.toMillis(), timeout) : timeout;
+		recordFailure(started, failure);
 		return new DependencyUnavailableException(name(), Reason.TIMEOUT,
-				"no answer within " + limit.toMillis() + " ms", timeout);
+				byCaller ? failure.getMessage() : "no answer within " + limit.toMillis() + " ms", failure);
 	}
 
 	private CancellationException cancelled() {
@@ -406,11 +430,15 @@ public final class DependencyGuard {
 	}
 
 	/**
-	 * Whether a failure is its client's own time-out (the per-request timeout the guard gave it):
-	 * the JDK's {@code HttpTimeoutException}, or an interrupted I/O that no interrupt caused
-	 * (Apache HttpClient's response, connect and connection-request time-outs).
+	 * Return whether a failure, or one of its causes, is a time-out: the guard's or Reactor's
+	 * {@code TimeoutException} (a {@link CallerDeadlineExceededException} too), the JDK
+	 * client's {@code HttpTimeoutException}, or an interrupted I/O that no interrupt caused
+	 * (Apache HttpClient's response, connect and connection-request time-outs). The one test
+	 * of every guarded client, the gateway's included.
+	 * @param failure the failure
+	 * @return whether it is a time-out
 	 */
-	static boolean isTimeout(Throwable failure) {
+	public static boolean isTimeout(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof TimeoutException
 					|| cause instanceof java.io.InterruptedIOException) {

@@ -274,9 +274,13 @@ public final class DependencyGuards implements AutoCloseable {
 			// Routes that require an open dependency are shed, so no call would ever make the
 			// trial: the breaker moves to half-open by itself.
 			.automaticTransitionFromOpenToHalfOpenEnabled(true)
-			// A failed answer (a 5xx) is counted as an error though it reaches its caller: the
-			// WebClient guard's breaker operator sees answers as results, not as errors.
+			// Every client records an answer as a result (CircuitBreaker.onResult, or the breaker
+			// operator's onNext): a failed answer (a 5xx) is counted as an error though it still
+			// reaches its caller.
 			.recordResult(JudgedAnswer::isFailure)
+			// The caller's short deadline is no evidence about the dependency: its permission is
+			// released, whichever client's attempt it ended.
+			.ignoreException(CallerDeadlineExceededException.class::isInstance)
 			.build();
 	}
 

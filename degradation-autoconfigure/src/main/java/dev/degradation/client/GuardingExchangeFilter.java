@@ -8,9 +8,10 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import io.github.resilience4j.retry.Retry;
+import io.micrometer.context.ContextSnapshot;
+import io.micrometer.context.ContextSnapshotFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.util.context.ContextView;
 
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
@@ -42,18 +43,23 @@ import dev.degradation.overload.RequestPriority;
  * call's budget or deadline, which Resilience4j's {@code RetryOperator} does not know of. The
  * body of an answer that is retried is released first, so its connection returns to the pool.
  *
- * <p>The deadline of the request a call is made for is read from the subscriber's Reactor
- * context under {@link CallDeadline#CONTEXT_KEY}; without one there, from {@link CallDeadline}
- * of the thread that starts the call, as when a Spring MVC application blocks on the call. Each
+ * <p>The deadline and priority of the request a call is made for are read through Micrometer's
+ * context-propagation: from the subscriber's Reactor context under {@link CallDeadline#KEY} and
+ * {@link RequestPriority#KEY}, else from the thread that starts the call (a Spring MVC
+ * application that blocks on it, or a thread they were propagated to). Each
  * attempt passes the time it may take on in the deadline header; a deadline that has passed fails
  * the call at once, without reaching the dependency. An attempt that the caller's deadline ends
- * before the dependency's own time limit would is, for the breaker, cancelled, not failed: the
- * caller's short deadline is no evidence about the dependency.
+ * before the dependency's own time limit would ends with a
+ * {@link CallerDeadlineExceededException}, which the breaker ignores: the caller's short deadline
+ * is no evidence about the dependency.
  *
  * <p>A call that gets no answer (the breaker is open, an attempt times out, the budget or the
  * deadline runs out, the last attempt fails) ends with a {@link DependencyUnavailableException}.
  */
 public class GuardingExchangeFilter implements ExchangeFilterFunction {
+
+	// Leaves a thread-local that the Reactor context lacks as it is (clearMissing off).
+	private static final ContextSnapshotFactory snapshots = ContextSnapshotFactory.builder().build();
 
 	private final DependencyGuards guards;
 
@@ -79,7 +85,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 	 * @param deadlineHeader the header that passes the time left on
 	 * @param clock the clock {@code Retry-After} dates are measured against
 	 * @param priorityHeader the header that passes the request's priority on (read from the
-	 * Reactor context under {@link RequestPriority#CONTEXT_KEY}, or from the calling thread's
+	 * Reactor context under {@link RequestPriority#KEY}, or from the calling thread's
 	 * {@link RequestPriority}), or {@code null} to pass none
 	 */
 	public GuardingExchangeFilter(DependencyGuards guards, String deadlineHeader, Clock clock,
@@ -96,31 +102,21 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 		if (guard == null) {
 			return next.exchange(request);
 		}
-		// Read here, on the thread that starts the call: a thread-local is gone once the call
-		// continues on an event loop.
-		Instant threadDeadline = CallDeadline.current();
-		Integer threadPriority = (this.priorityHeader != null) ? RequestPriority.current() : null;
-		return Mono.deferContextual((context) -> new GuardedExchange(guard, request,
-				priority(context, threadPriority), next,
-				guard.end(request.method().name(), deadline(context, threadDeadline)))
-			.attempt());
-	}
-
-	/**
-	 * The priority to pass on, as its header's value: the Reactor context's, else the calling
-	 * thread's; {@code null} when none is passed on.
-	 */
-	private @Nullable String priority(ContextView context, @Nullable Integer threadPriority) {
-		if (this.priorityHeader == null) {
-			return null;
-		}
-		Object priority = context.getOrDefault(RequestPriority.CONTEXT_KEY, threadPriority);
-		return (priority instanceof Integer value) ? PassedPriority.header(value) : null;
-	}
-
-	private static @Nullable Instant deadline(ContextView context, @Nullable Instant threadDeadline) {
-		Object deadline = context.getOrDefault(CallDeadline.CONTEXT_KEY, null);
-		return (deadline instanceof Instant instant) ? instant : threadDeadline;
+		return Mono.deferContextual((context) -> {
+			// The request's deadline and priority as context-propagation sees them: the Reactor
+			// context's (a WebFlux request's), else the subscribing thread's (a Spring MVC caller
+			// that blocks on the call, or any thread they were propagated to).
+			Instant deadline;
+			Integer priority;
+			try (ContextSnapshot.Scope scope = snapshots.setThreadLocalsFrom(context, CallDeadline.KEY,
+					RequestPriority.KEY)) {
+				deadline = CallDeadline.current();
+				priority = (this.priorityHeader != null) ? RequestPriority.current() : null;
+			}
+			return new GuardedExchange(guard, request, (priority != null) ? PassedPriority.header(priority) : null,
+					next, guard.end(request.method().name(), deadline))
+				.attempt();
+		});
 	}
 
 	/**
@@ -170,26 +166,18 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 					headers.set(priorityHeader, this.priority);
 				}
 			}).build();
-			if (this.guard.cutShortByCaller(this.callEnd, limit)) {
-				// The caller's deadline ends the attempt before the dependency's time limit would:
-				// its time-out is a cancellation of the breaker's call (no evidence), not a
-				// failure the breaker's operator would count.
-				return this.next.exchange(attempt)
-					.timeout(timeout)
-					.map(this::judged)
-					.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
-					.timeout(limit)
-					.materialize()
-					.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
-							: failed(signal.getThrowable(), limit, true));
-			}
+			boolean byCaller = this.guard.cutShortByCaller(this.callEnd, limit);
+			// The time-out comes before the breaker's operator, which records how the attempt
+			// ended: an answer (judged by the breaker's result predicate) or a failure; a time-out
+			// that the caller's deadline set reaches it as the failure every breaker ignores.
 			return this.next.exchange(attempt)
 				.timeout(limit)
+				.onErrorMap((failure) -> byCaller && DependencyGuard.isTimeout(failure),
+						(failure) -> new CallerDeadlineExceededException(limit.toMillis(), failure))
 				.map(this::judged)
 				.transformDeferred(CircuitBreakerOperator.of(this.guard.circuitBreaker()))
 				.materialize()
-				.flatMap((signal) -> signal.hasValue() ? answered(signal.get())
-						: failed(signal.getThrowable(), limit, false));
+				.flatMap((signal) -> signal.hasValue() ? answered(signal.get()) : failed(signal.getThrowable(), limit));
 		}
 
 		private JudgedAnswer<ClientResponse> judged(ClientResponse response) {
@@ -201,7 +189,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			if (judged == null) {
 				return Mono.error(new DependencyUnavailableException(name(), Reason.FAILED, "no answer", null));
 			}
-			this.guard.timeLimiter().onSuccess();
+			this.guard.recordTime(null);
 			if (this.retrying != null) {
 				long wait = this.retrying.onResult(judged.outcome());
 				if (this.guard.mayWait(wait, this.end)) {
@@ -216,7 +204,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			return Mono.just(judged.answer());
 		}
 
-		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit, boolean byCaller) {
+		private Mono<ClientResponse> failed(@Nullable Throwable failure, Duration limit) {
 			Throwable cause = (failure != null) ? failure : new IllegalStateException("no answer");
 			if (cause instanceof CallNotPermittedException) {
 				CircuitBreaker breaker = this.guard.circuitBreaker();
@@ -224,10 +212,10 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 						"circuit breaker " + breaker.getState(), null));
 			}
 			// The breaker operator has counted it already; the time limiter hears of it here.
-			this.guard.timeLimiter().onError(cause);
+			this.guard.recordTime(cause);
 			if (DependencyGuard.isTimeout(cause)) {
 				return Mono.error(new DependencyUnavailableException(name(), Reason.TIMEOUT,
-						byCaller ? "no answer within the caller's deadline (" + limit.toMillis() + " ms left)"
+						(cause instanceof CallerDeadlineExceededException) ? cause.getMessage()
 								: "no answer within " + limit.toMillis() + " ms",
 						cause));
 			}

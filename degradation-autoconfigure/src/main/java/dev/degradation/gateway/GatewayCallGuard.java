@@ -6,12 +6,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.SignalType;
 import reactor.netty.Connection;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -21,15 +22,20 @@ import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 
 import dev.degradation.client.CallDeadline;
+import dev.degradation.client.CallOutcome;
+import dev.degradation.client.CallerDeadlineExceededException;
 import dev.degradation.client.DependencyGuard;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.DependencyUnavailableException;
+import dev.degradation.client.JudgedAnswer;
 
 /**
  * Guards the calls a Spring Cloud Gateway proxies to a backend that the manifest declares as a
@@ -116,7 +122,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		}
 		DependencyGuard guard = this.guards.forUrl(url);
 		return Mono.deferContextual((context) -> {
-			Object deadline = context.getOrDefault(CallDeadline.CONTEXT_KEY, null);
+			Object deadline = context.getOrDefault(CallDeadline.KEY, null);
 			Duration left = (deadline instanceof Instant end) ? Duration.between(this.clock.instant(), end) : null;
 			ServerWebExchange passing = passDeadlineOn(exchange, left);
 			return (guard != null) ? guarded(passing, chain, guard, left) : chain.filter(passing);
@@ -149,25 +155,81 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.TIMEOUT,
 							"the caller's deadline has passed", null)));
 		}
-		CircuitBreaker breaker = guard.circuitBreaker();
-		if (!breaker.tryAcquirePermission()) {
-			return Mono.error(new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE,
-					"Backend '" + dependency + "' unavailable",
-					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.BREAKER_OPEN,
-							"circuit breaker " + breaker.getState(), null)));
-		}
 		Limit limit = limitTime(exchange, guard.dependency().calls().timeout(), left);
-		Call call = new Call(breaker, limit, System.nanoTime());
-		return chain.filter(exchange).doOnSuccess((Void done) -> {
-			call.answered(exchange.getResponse().getStatusCode());
-			boundBody(exchange, call);
-		})
-			.onErrorMap((Throwable failure) -> call.failed(dependency, failure))
-			.doFinally((SignalType signal) -> {
-				if (signal == SignalType.CANCEL) {
-					call.cancelled();
-				}
-			});
+		Call call = new Call(guard.circuitBreaker(), limit);
+		// Resilience4j's operator acquires the breaker's permission when the call is made and
+		// records how it ended, as for a WebClient's call: the answer's status judged by the
+		// breaker's result predicate, a failure as an error (one the caller's deadline set is
+		// ignored), a client that left as no call at all.
+		return chain.filter(exchange)
+			.onErrorMap(GatewayCallGuard::asTimeout)
+			.onErrorMap((failure) -> limit.callers() && DependencyGuard.isTimeout(failure),
+					(failure) -> new CallerDeadlineExceededException(limit.millis(), failure))
+			.then(Mono.fromSupplier(() -> judged(exchange)))
+			.transformDeferred(CircuitBreakerOperator.of(guard.circuitBreaker()))
+			.doOnNext((judged) -> {
+				guard.recordTime(null);
+				call.answered(judged.outcome().failure());
+				boundBody(exchange, call);
+			})
+			.onErrorMap((failure) -> failed(guard, failure))
+			.then();
+	}
+
+	private JudgedAnswer<ServerHttpResponse> judged(ServerWebExchange exchange) {
+		ServerHttpResponse response = exchange.getResponse();
+		HttpStatusCode status = response.getStatusCode();
+		CallOutcome outcome = (status != null) ? CallOutcome.ofHttpStatus(status.value(),
+				response.getHeaders().getFirst(HttpHeaders.RETRY_AFTER), this.clock) : CallOutcome.SUCCESS;
+		return new JudgedAnswer<>(response, outcome);
+	}
+
+	/**
+	 * The answer of a call that got none: a {@link ResponseStatusException} whose cause is a
+	 * {@link DependencyUnavailableException}, so that the reactive web filter answers a route
+	 * that requires the backend with its fallback.
+	 */
+	private static Throwable failed(DependencyGuard guard, Throwable failure) {
+		String dependency = guard.dependency().name();
+		if (failure instanceof CallNotPermittedException) {
+			return new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "Backend '" + dependency + "' unavailable",
+					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.BREAKER_OPEN,
+							"circuit breaker " + guard.circuitBreaker().getState(), null));
+		}
+		guard.recordTime(failure);
+		if (DependencyGuard.isTimeout(failure)) {
+			return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "Backend '" + dependency + "' timed out",
+					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.TIMEOUT,
+							String.valueOf(failure.getMessage()), failure));
+		}
+		if (failure instanceof ResponseStatusException) {
+			// Already an answer the gateway chose (a filter's status): not ours to change.
+			return failure;
+		}
+		// A connection refused or reset: no answer from the backend. The cause chain keeps the
+		// I/O error, which is what tells the web filter that the call got no answer.
+		return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "Backend '" + dependency + "' gave no answer",
+				new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.FAILED,
+						String.valueOf(failure.getMessage()), failure));
+	}
+
+	/**
+	 * Translate the gateway's response timeout (a 504 {@link ResponseStatusException} caused by
+	 * the gateway's own {@code TimeoutException}, no JDK one) into the JDK's
+	 * {@code TimeoutException}, which every guard's one {@link DependencyGuard#isTimeout} test
+	 * knows.
+	 */
+	private static Throwable asTimeout(Throwable failure) {
+		Throwable cause = failure;
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			if (cause instanceof org.springframework.cloud.gateway.support.TimeoutException timeout) {
+				TimeoutException translated = new TimeoutException(timeout.getMessage());
+				translated.initCause(failure);
+				return translated;
+			}
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		}
+		return failure;
 	}
 
 	/**
@@ -243,8 +305,8 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	}
 
 	/**
-	 * One proxied call the breaker let go: tells the breaker how it ended, once, and of a body
-	 * that stalled after a good answer's headers.
+	 * The body of one proxied call whose answer's headers have arrived: tells the breaker, once,
+	 * of a body that stalled after a good answer's headers.
 	 */
 	private static final class Call {
 
@@ -254,62 +316,20 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 
 		private final long started;
 
-		private boolean ended;
-
 		private boolean stalled;
 
 		private boolean succeeded;
 
 		private boolean bodyEnded;
 
-		Call(CircuitBreaker breaker, Limit limit, long started) {
+		Call(CircuitBreaker breaker, Limit limit) {
 			this.breaker = breaker;
 			this.limit = limit;
-			this.started = started;
+			this.started = breaker.getCurrentTimestamp();
 		}
 
-		synchronized void answered(@Nullable HttpStatusCode status) {
-			if (end()) {
-				long took = System.nanoTime() - this.started;
-				if (status != null && status.is5xxServerError()) {
-					this.breaker.onError(took, TimeUnit.NANOSECONDS,
-							new IllegalStateException("failed answer (" + status.value() + ") through the gateway"));
-				}
-				else {
-					this.breaker.onSuccess(took, TimeUnit.NANOSECONDS);
-					this.succeeded = true;
-				}
-			}
-		}
-
-		synchronized Throwable failed(String dependency, Throwable failure) {
-			boolean timeout = isTimeout(failure);
-			if (end()) {
-				if (timeout && this.limit.callers()) {
-					// The caller's deadline ended the call before the backend's time limit.
-					this.breaker.releasePermission();
-				}
-				else {
-					this.breaker.onError(System.nanoTime() - this.started, TimeUnit.NANOSECONDS, failure);
-				}
-			}
-			if (timeout) {
-				String reason = this.limit.callers()
-						? "no answer within the caller's deadline (" + this.limit.millis() + " ms left)"
-						: String.valueOf(failure.getMessage());
-				return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "Backend '" + dependency + "' timed out",
-						new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.TIMEOUT,
-								reason, failure));
-			}
-			if (failure instanceof ResponseStatusException) {
-				// Already an answer the gateway chose (a filter's status): not ours to change.
-				return failure;
-			}
-			// A connection refused or reset: no answer from the backend. The cause chain keeps the
-			// I/O error, which is what tells the web filter that the call got no answer.
-			return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "Backend '" + dependency + "' gave no answer",
-					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.FAILED,
-							String.valueOf(failure.getMessage()), failure));
+		synchronized void answered(boolean failure) {
+			this.succeeded = !failure;
 		}
 
 		synchronized void bodyEnded() {
@@ -325,47 +345,18 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 				return false;
 			}
 			this.stalled = true;
-			// Not when the caller's deadline set the bound. A good answer's headers were judged
-			// already: the stall is one more failure of the backend (a failed answer counted as one).
+			// Not when the caller's deadline set the bound. The operator judged the answer's
+			// headers already, and the gateway writes the body only once this filter's part of
+			// the chain has ended: the stall is one more failure of the backend, recorded as the
+			// breaker records an error (it needs no permission).
 			if (this.succeeded && !this.limit.callers()) {
-				this.breaker.onError(System.nanoTime() - this.started, TimeUnit.NANOSECONDS,
-						new java.util.concurrent.TimeoutException(
-								"body stalled for " + this.limit.millis() + " ms after the headers"));
+				this.breaker.onError(this.breaker.getCurrentTimestamp() - this.started,
+						this.breaker.getTimestampUnit(),
+						new TimeoutException("body stalled for " + this.limit.millis() + " ms after the headers"));
 			}
 			return true;
 		}
 
-		synchronized void cancelled() {
-			// The client left: no evidence about the backend.
-			if (end()) {
-				this.breaker.releasePermission();
-			}
-		}
-
-		private boolean end() {
-			if (this.ended) {
-				return false;
-			}
-			this.ended = true;
-			return true;
-		}
-
-	}
-
-	/**
-	 * Whether a failure is the gateway's response timeout (its own {@code TimeoutException}, or
-	 * Reactor's). A connect time-out is a connection error, a failure all the same.
-	 */
-	private static boolean isTimeout(Throwable failure) {
-		Throwable cause = failure;
-		for (int depth = 0; cause != null && depth < 16; depth++) {
-			if (cause instanceof org.springframework.cloud.gateway.support.TimeoutException
-					|| cause instanceof java.util.concurrent.TimeoutException) {
-				return true;
-			}
-			cause = (cause.getCause() != cause) ? cause.getCause() : null;
-		}
-		return false;
 	}
 
 }

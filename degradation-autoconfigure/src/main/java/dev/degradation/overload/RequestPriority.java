@@ -5,17 +5,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * The priority of the request the current thread serves ({@link PassedPriority}: its route's,
  * lowered by what its caller passed), so that the guarded calls made for it pass it on. A web
- * adapter whose requests keep their thread holds it around the request; a stack that moves a
- * request between threads carries it in its own context instead and asks the same rule.
+ * adapter whose requests keep their thread holds it around the request; a reactive one writes it
+ * into the request's Reactor context under {@link #KEY}. Micrometer's context-propagation carries
+ * it from there across threads (the client package registers its {@code ThreadLocalAccessor}
+ * under the same key), so this class stays plain Java.
  */
 public final class RequestPriority {
 
 	/**
-	 * The key under which a reactive stack carries the priority of the request being served in
-	 * its Reactor context (an {@code Integer}), where a thread-local cannot follow it; read by
-	 * the guard of {@code WebClient} calls.
+	 * The key of the priority (an {@code Integer}) in a Reactor context or a context-propagation
+	 * {@code ContextSnapshot}: the key of its {@code ThreadLocalAccessor}.
 	 */
-	public static final String CONTEXT_KEY = RequestPriority.class.getName();
+	public static final String KEY = RequestPriority.class.getName();
 
 	private static final ThreadLocal<@Nullable Integer> current = new ThreadLocal<>();
 
@@ -44,6 +45,20 @@ public final class RequestPriority {
 		}
 		finally {
 			held.close();
+		}
+	}
+
+	/**
+	 * Set or clear the priority of the current thread without restoring it later: for
+	 * context-propagation's accessor, which restores what it replaced itself.
+	 * @param priority the priority, or {@code null} for none
+	 */
+	public static void set(@Nullable Integer priority) {
+		if (priority != null) {
+			current.set(priority);
+		}
+		else {
+			current.remove();
 		}
 	}
 

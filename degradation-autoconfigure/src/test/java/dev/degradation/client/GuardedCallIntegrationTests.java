@@ -7,8 +7,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.ResultRecordedAsFailureException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +24,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.RestClient;
 
 import dev.degradation.engine.DegradationEngine;
@@ -153,6 +157,8 @@ class GuardedCallIntegrationTests {
 		RestClient client = this.builder.baseUrl(stub.url()).build();
 		CircuitBreaker breaker = this.guards.guard("hanging").circuitBreaker();
 		breaker.reset();
+		List<Throwable> ignored = new CopyOnWriteArrayList<>();
+		breaker.getEventPublisher().onIgnoredError((event) -> ignored.add(event.getThrowable()));
 		stub.answer(200, null);
 		stub.hang = true;
 		try {
@@ -168,6 +174,8 @@ class GuardedCallIntegrationTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(300));
 			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
 			assertThat(breaker.getMetrics().getNumberOfBufferedCalls()).isZero();
+			// Told to the breaker as every client tells it: an error its ignore predicate knows.
+			assertThat(ignored).singleElement().isInstanceOf(CallerDeadlineExceededException.class);
 			// Without a deadline the call gets the dependency's own 300 ms, and its time-out is
 			// the dependency's failure.
 			assertThatExceptionOfType(DependencyUnavailableException.class)
@@ -176,6 +184,28 @@ class GuardedCallIntegrationTests {
 		}
 		finally {
 			stub.hang = false;
+			breaker.reset();
+		}
+	}
+
+	@Test
+	void aFailedAnswerReachesTheBreakerAsAResultItsPredicateJudgesAFailure() {
+		RestClient client = this.builder.baseUrl(stub.url()).build();
+		CircuitBreaker breaker = this.guards.guard("hanging").circuitBreaker();
+		breaker.reset();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		breaker.getEventPublisher().onError((event) -> errors.add(event.getThrowable()));
+		stub.answer(500, null);
+		try {
+			assertThatExceptionOfType(HttpServerErrorException.class)
+				.isThrownBy(() -> client.get().uri("/hanging").retrieve().toBodilessEntity());
+			// CircuitBreaker.onResult with the judged answer, as the WebClient's and the gateway's
+			// breaker operators record it: no exception made up for the breaker.
+			assertThat(errors).singleElement().isInstanceOf(ResultRecordedAsFailureException.class);
+			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+		}
+		finally {
+			stub.answer(200, null);
 			breaker.reset();
 		}
 	}

@@ -199,7 +199,7 @@ class GuardingExchangeFilterTests {
 		Integer status = this.client.get()
 			.uri(stub.url() + "/data")
 			.exchangeToMono((response) -> Mono.just(response.statusCode().value()))
-			.contextWrite(Context.of(CallDeadline.CONTEXT_KEY, Instant.now().plusMillis(150)))
+			.contextWrite(Context.of(CallDeadline.KEY, Instant.now().plusMillis(150)))
 			.block(Duration.ofSeconds(5));
 		assertThat(status).isEqualTo(200);
 		assertThat(stub.requests).singleElement()
@@ -231,7 +231,7 @@ class GuardingExchangeFilterTests {
 				.uri(stub.url() + "/retrying")
 				.retrieve()
 				.toBodilessEntity()
-				.contextWrite(Context.of(CallDeadline.CONTEXT_KEY, Instant.now().minusMillis(1)))
+				.contextWrite(Context.of(CallDeadline.KEY, Instant.now().minusMillis(1)))
 				.block(Duration.ofSeconds(5)))
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.TIMEOUT));
 		assertThat(stub.requests).isEmpty();

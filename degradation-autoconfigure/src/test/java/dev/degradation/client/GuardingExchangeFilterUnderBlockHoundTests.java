@@ -155,7 +155,7 @@ class GuardingExchangeFilterUnderBlockHoundTests {
 			.uri(stub.url() + path)
 			.exchangeToMono((response) -> Mono.just(response.statusCode().value()));
 		if (deadline != null) {
-			call = call.contextWrite(Context.of(CallDeadline.CONTEXT_KEY, deadline));
+			call = call.contextWrite(Context.of(CallDeadline.KEY, deadline));
 		}
 		return call.subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(10));
 	}

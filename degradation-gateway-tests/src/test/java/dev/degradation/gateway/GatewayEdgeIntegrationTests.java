@@ -6,8 +6,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.timelimiter.TimeLimiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -195,7 +198,14 @@ class GatewayEdgeIntegrationTests {
 	@Test
 	void aHangingBackendsCallEndsAtItsTimeLimitAsAFailureAndItsRouteAnswersItsFallback() throws Exception {
 		CircuitBreaker breaker = this.guards.guard("inventory").circuitBreaker();
+		// The gateway's calls reach the backend's time limiter as a client's do.
+		AtomicInteger successes = new AtomicInteger();
+		AtomicInteger timeouts = new AtomicInteger();
+		TimeLimiter timeLimiter = this.guards.guard("inventory").timeLimiter();
+		timeLimiter.getEventPublisher().onSuccess((event) -> successes.incrementAndGet());
+		timeLimiter.getEventPublisher().onTimeout((event) -> timeouts.incrementAndGet());
 		assertLive(get("/inventory/42"), "inventory");
+		assertThat(successes).hasValue(1);
 		inventory.set(LoopbackBackend.Mode.HANGING);
 		try {
 			long started = System.nanoTime();
@@ -210,6 +220,7 @@ class GatewayEdgeIntegrationTests {
 			assertThat(timedOut.headers().firstValue("X-Degraded")).hasValue("true");
 			assertThat(timedOut.body()).isEqualTo("{\"stock\":\"unknown\",\"source\":\"degraded\"}");
 			assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(1);
+			assertThat(timeouts).hasValue(1);
 			// The second time-out opens the breaker (2 of 2): the route is shed without a call.
 			get("/inventory/42");
 			assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);

@@ -152,7 +152,7 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 				(view != null) ? view : new ExchangeView(exchange.getRequest()), proceed, failure));
 		if (proceed.passesPriority()) {
 			// The priority the request is served at, for the guarded WebClient calls made for it.
-			served = served.contextWrite((context) -> context.put(RequestPriority.CONTEXT_KEY, proceed.priority()));
+			served = served.contextWrite((context) -> context.put(RequestPriority.KEY, proceed.priority()));
 		}
 		if (proceed.admitted() == null) {
 			return served;
