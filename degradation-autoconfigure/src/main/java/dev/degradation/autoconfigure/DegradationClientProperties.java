@@ -19,6 +19,12 @@ public class DegradationClientProperties {
 	 */
 	private int maxThreadedCalls = DependencyGuards.DEFAULT_MAX_THREADED_CALLS;
 
+	private final Customizers customizers = new Customizers();
+
+	public Customizers getCustomizers() {
+		return this.customizers;
+	}
+
 	public int getMaxThreadedCalls() {
 		return this.maxThreadedCalls;
 	}
@@ -26,6 +32,28 @@ public class DegradationClientProperties {
 	public void setMaxThreadedCalls(int maxThreadedCalls) {
 		Assert.isTrue(maxThreadedCalls >= 1, "'max-threaded-calls' must be greater than or equal to 1");
 		this.maxThreadedCalls = maxThreadedCalls;
+	}
+
+	/**
+	 * The customizers with which the starter guards the clients Spring Boot builds.
+	 */
+	public static class Customizers {
+
+		/**
+		 * Whether the RestClient, WebClient and Apache HttpClient builders that Spring Boot
+		 * configures get the guards (and HttpClient its per-attempt timeouts and the guards' retry
+		 * strategy). Off, the guards are the application's to apply (DependencyGuards.call).
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 }

@@ -4,6 +4,7 @@ import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOper
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.webclient.WebClientCustomizer;
@@ -28,6 +29,7 @@ public final class DegradationWebClientAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "degradationWebClientCustomizer")
+	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
 	WebClientCustomizer degradationWebClientCustomizer(DependencyGuards guards, DegradationEngine engine,
 			DegradationProperties properties) {
 		return (builder) -> builder

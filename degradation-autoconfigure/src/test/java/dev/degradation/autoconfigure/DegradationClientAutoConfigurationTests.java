@@ -101,6 +101,19 @@ class DegradationClientAutoConfigurationTests {
 	}
 
 	@Test
+	void theCustomizersOfBootsClientsCanBeSwitchedOffLeavingTheGuardsToTheApplication() {
+		this.runner.run((context) -> assertThat(context).hasBean("degradationRestClientCustomizer")
+			.hasBean("degradationHttpComponentsRetryCustomizer"));
+		this.runner.withPropertyValues("degradation.client.customizers.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed()
+				.hasSingleBean(DependencyGuards.class)
+				.doesNotHaveBean("degradationRestClientCustomizer")
+				.doesNotHaveBean("degradationHttpComponentsRetryCustomizer");
+			assertThat(context.getBean(DependencyGuards.class).call("data", () -> "answer")).isEqualTo("answer");
+		});
+	}
+
+	@Test
 	void withoutResilience4jNothingIsGuardedAndTheStarterStillStarts() {
 		this.runner.withClassLoader(new FilteredClassLoader(CircuitBreaker.class)).run((context) -> {
 			assertThat(context).hasNotFailed()

@@ -69,6 +69,12 @@ class DegradationWebClientAutoConfigurationTests {
 	}
 
 	@Test
+	void theWebClientCustomizerCanBeSwitchedOff() {
+		this.runner.withPropertyValues("degradation.client.customizers.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean("degradationWebClientCustomizer"));
+	}
+
+	@Test
 	void withoutWebClientNothingIsConfigured() {
 		this.runner.withClassLoader(new FilteredClassLoader(WebClient.class, WebClientCustomizer.class))
 			.run((context) -> assertThat(context).hasNotFailed()
