@@ -187,6 +187,26 @@ public class PressureSampler implements SmartLifecycle {
 				+ "'degradation.verify=strict' to refuse to start instead)");
 	}
 
+	/**
+	 * Check a manifest that is to replace the active one (a reload) as startup checked the first,
+	 * under the same mode: under {@code strict} a rule whose meter the application does not have
+	 * refuses it; under {@code warn} it is logged and the reload goes on.
+	 * @param replacement the manifest that is to become active
+	 * @return the problems that refuse it, empty when it may become active
+	 */
+	public List<ManifestProblem> checkReplacement(DegradationManifest replacement) {
+		if (this.verify == Verify.OFF) {
+			return List.of();
+		}
+		List<ManifestProblem> problems = check(replacement);
+		if (problems.isEmpty() || this.verify == Verify.STRICT) {
+			return problems;
+		}
+		logger.warn(new InvalidManifestException(replacement.source(), problems).getMessage()
+				+ "\n(reloaded all the same; the rule presses nothing until its meter exists)");
+		return List.of();
+	}
+
 	private static String quote(String text) {
 		return "'" + text + "'";
 	}

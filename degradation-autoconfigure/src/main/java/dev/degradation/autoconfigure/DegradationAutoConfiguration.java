@@ -103,7 +103,8 @@ public final class DegradationAutoConfiguration {
 		@Conditional(OnManifestCondition.class)
 		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
 				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers,
-				ObjectProvider<ManifestVerification> verification) {
+				ObjectProvider<ManifestVerification> verification,
+				ObjectProvider<ManifestReloader.ReplacementCheck> replacementChecks) {
 			ManifestLocation location = ManifestLocation.of(environment);
 			byte[] content;
 			try (InputStream input = location.resolve(resourceLoader).getInputStream()) {
@@ -112,8 +113,10 @@ public final class DegradationAutoConfiguration {
 			catch (IOException ex) {
 				throw new UncheckedIOException("Could not read degradation manifest '" + location.location() + "'", ex);
 			}
-			return new ManifestReloader(resourceLoader, environment, engine, decider.getIfAvailable(), staleAnswers,
-					location.location(), content, verification::getIfAvailable);
+			ManifestReloader reloader = new ManifestReloader(resourceLoader, environment, engine,
+					decider.getIfAvailable(), staleAnswers, location.location(), content, verification::getIfAvailable);
+			reloader.setReplacementChecks(() -> replacementChecks.orderedStream().toList());
+			return reloader;
 		}
 
 		@Bean

@@ -58,6 +58,15 @@ public final class DegradationMetricsAutoConfiguration {
 	}
 
 	/**
+	 * A reload is checked against the application's meters as startup is.
+	 */
+	@Bean
+	@ConditionalOnBean(PressureSampler.class)
+	ManifestReloader.ReplacementCheck degradationPressureReplacementCheck(PressureSampler sampler) {
+		return sampler::checkReplacement;
+	}
+
+	/**
 	 * Admission's meters, beside the overload signal whose figures they read.
 	 */
 	@Bean

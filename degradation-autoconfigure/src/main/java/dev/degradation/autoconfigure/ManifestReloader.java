@@ -3,6 +3,7 @@ package dev.degradation.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -48,6 +49,8 @@ public class ManifestReloader {
 	private final StaleAnswers staleAnswers;
 
 	private final Supplier<@Nullable ManifestVerification> verification;
+
+	private volatile Supplier<List<ReplacementCheck>> replacementChecks = List::of;
 
 	private final AtomicLong reloads = new AtomicLong();
 
@@ -149,6 +152,13 @@ public class ManifestReloader {
 					+ ((unserved.size() == 1) ? "" : "s") + " that no handler of the application serves as written "
 					+ "('degradation.verify=strict')");
 		}
+		List<ManifestProblem> found = new ArrayList<>();
+		this.replacementChecks.get().forEach((check) -> found.addAll(check.problems(manifest)));
+		if (!found.isEmpty()) {
+			return refused(by, location.location(), found, found.size() + " problem"
+					+ ((found.size() == 1) ? "" : "s") + " that the running application finds "
+					+ "('degradation.verify=strict')");
+		}
 		if (this.decider != null) {
 			this.decider.prepare(table);
 		}
@@ -197,6 +207,33 @@ public class ManifestReloader {
 			return null;
 		}
 		return environment.getProperty("management.endpoints.web.base-path", "/actuator");
+	}
+
+	/**
+	 * Check every manifest that is to replace the active one with these checks too, beside the
+	 * check against the handlers.
+	 * @param checks the checks, asked at each reload
+	 */
+	public void setReplacementChecks(Supplier<List<ReplacementCheck>> checks) {
+		this.replacementChecks = checks;
+	}
+
+	/**
+	 * A check of a manifest that is to replace the active one, against what only the running
+	 * application knows (the meters of its pressure rules, say), under the mode of
+	 * {@code degradation.verify}: it returns the problems that refuse the manifest, and warns of
+	 * those it lets through itself.
+	 */
+	@FunctionalInterface
+	public interface ReplacementCheck {
+
+		/**
+		 * Return the problems that refuse a manifest.
+		 * @param replacement the manifest that is to become active
+		 * @return the problems, empty when it may become active
+		 */
+		List<ManifestProblem> problems(DegradationManifest replacement);
+
 	}
 
 	/**

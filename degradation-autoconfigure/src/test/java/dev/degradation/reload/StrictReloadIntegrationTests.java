@@ -37,4 +37,19 @@ class StrictReloadIntegrationTests extends VerifiedReloadTests {
 		assertThat(this.engine.manifest().routes()).hasSize(1);
 	}
 
+	@Test
+	void aReloadWithAPressureRuleOnAMeterTheApplicationDoesNotHaveIsRefusedWithItsPosition() throws Exception {
+		write(MISTYPED_METER);
+		Answer refused = new JsonHttp(this.port).post("/actuator/degradation/manifest", "{}");
+		assertThat(refused.status()).isEqualTo(400);
+		JsonNode problems = refused.json().get("problems");
+		assertThat(problems).hasSize(1);
+		assertThat(problems.get(0).asString()).contains("degradation-manifest.yaml:7:")
+			.contains("pressure[0].meter")
+			.contains("did you mean 'jvm.memory.used'");
+		assertThat(refused.json().get("message").asString()).contains("the running application finds")
+			.contains("the active manifest stays");
+		assertThat(this.engine.manifest().pressure()).isEmpty();
+	}
+
 }

@@ -43,6 +43,16 @@ abstract class VerifiedReloadTests {
 			      - { path: "/api/recomendations/{id}", method: GET, fallback: drop }
 			""";
 
+	static final String MISTYPED_METER = """
+			tiers:
+			  enhanced:
+			    priority: 1
+			    routes:
+			      - { path: /api/recommendations, method: GET, fallback: drop }
+			pressure:
+			  - { meter: jvm.memory.usd, shed_above: 1e12, restore_below: 1e11, sheds: enhanced }
+			""";
+
 	@TempDir
 	static Path directory;
 

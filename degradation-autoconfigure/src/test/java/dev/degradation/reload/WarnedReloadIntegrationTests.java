@@ -35,4 +35,15 @@ class WarnedReloadIntegrationTests extends VerifiedReloadTests {
 			.contains("reloaded all the same; set 'degradation.verify=strict' to refuse such a reload instead");
 	}
 
+	@Test
+	void aReloadWithAPressureRuleOnAMeterTheApplicationDoesNotHaveIsReloadedWithAWarning(CapturedOutput output)
+			throws Exception {
+		write(MISTYPED_METER);
+		Answer reloaded = new JsonHttp(this.port).post("/actuator/degradation/manifest", "{}");
+		assertThat(reloaded.status()).isEqualTo(200);
+		assertThat(this.engine.manifest().pressure()).hasSize(1);
+		assertThat(output).contains("pressure[0].meter", "did you mean 'jvm.memory.used'",
+				"reloaded all the same; the rule presses nothing until its meter exists");
+	}
+
 }
