@@ -1,15 +1,10 @@
 package dev.degradation.actuate;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Measurement;
@@ -18,9 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
-
-import org.springframework.context.SmartLifecycle;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.PressureSignal;
@@ -32,8 +24,8 @@ import dev.degradation.manifest.Suggestions;
 
 /**
  * Reads the meters of the manifest's pressure rules from the application's {@link MeterRegistry},
- * as Spring Boot configures it, and gives their values to the {@link PressureSignal}: on a daemon
- * thread of its own, every {@code degradation.pressure.interval}, off the engine's lock. No meter is
+ * as Spring Boot configures it, and gives their values to the {@link PressureSignal}, off the
+ * engine's lock (the auto-configuration calls {@link #sample()} on a thread of its own). No meter is
  * made here and no MXBean read by hand: a rule reads what the application already measures
  * (Micrometer's JVM metrics, HikariCP's, an executor's).
  *
@@ -42,11 +34,9 @@ import dev.degradation.manifest.Suggestions;
  * context is ready (when Boot has bound the JVM's meters and started the pools). The caller
  * decides whether it refuses the manifest or only warns, for meters registered later.
  */
-public class PressureSampler implements SmartLifecycle {
+public class PressureSampler {
 
 	private static final Log logger = LogFactory.getLog(PressureSampler.class);
-
-	private static final AtomicInteger instances = new AtomicInteger();
 
 	private final PressureSignal signal;
 
@@ -54,11 +44,7 @@ public class PressureSampler implements SmartLifecycle {
 
 	private final MeterRegistry registry;
 
-	private final Duration interval;
-
 	private final Verify verify;
-
-	private @Nullable ScheduledExecutorService executor;
 
 	/**
 	 * Create a sampler.
@@ -66,15 +52,12 @@ public class PressureSampler implements SmartLifecycle {
 	 * @param engine the engine, whose clock times the values and which evaluates when a rule
 	 * starts or stops pressing
 	 * @param registry the application's meter registry
-	 * @param interval how often the meters are read
 	 * @param verify what a rule whose meter the registry does not have does at startup
 	 */
-	public PressureSampler(PressureSignal signal, DegradationEngine engine, MeterRegistry registry,
-			Duration interval, Verify verify) {
+	public PressureSampler(PressureSignal signal, DegradationEngine engine, MeterRegistry registry, Verify verify) {
 		this.signal = signal;
 		this.engine = engine;
 		this.registry = registry;
-		this.interval = interval;
 		this.verify = verify;
 	}
 
@@ -170,7 +153,12 @@ public class PressureSampler implements SmartLifecycle {
 		return problems;
 	}
 
-	private void checkAtStartup() {
+	/**
+	 * Check the active manifest's rules when the application starts: under {@code strict} a rule
+	 * whose meter the application does not have refuses it ({@link InvalidManifestException}),
+	 * under {@code warn} it is logged.
+	 */
+	public void checkAtStartup() {
 		if (this.verify == Verify.OFF) {
 			return;
 		}
@@ -209,64 +197,6 @@ public class PressureSampler implements SmartLifecycle {
 
 	private static String quote(String text) {
 		return "'" + text + "'";
-	}
-
-	/**
-	 * Check the rules' meters, then read them every interval. Started before the web server, so
-	 * that a manifest refused for a meter the application does not have never takes a request.
-	 */
-	@Override
-	public synchronized void start() {
-		if (this.executor != null) {
-			return;
-		}
-		checkAtStartup();
-		String name = "degradation-pressure-" + instances.incrementAndGet();
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-			Thread thread = new Thread(runnable, name);
-			thread.setDaemon(true);
-			return thread;
-		});
-		executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-		long period = this.interval.toMillis();
-		executor.scheduleWithFixedDelay(this::sampleSafely, 0, period, TimeUnit.MILLISECONDS);
-		this.executor = executor;
-	}
-
-	private void sampleSafely() {
-		try {
-			sample();
-		}
-		catch (RuntimeException ex) {
-			// A meter whose function fails must not stop the sampling of the others for good.
-			logger.warn("Reading the pressure rules' meters failed", ex);
-		}
-	}
-
-	@Override
-	public synchronized void stop() {
-		ScheduledExecutorService executor = this.executor;
-		if (executor != null) {
-			this.executor = null;
-			executor.shutdownNow();
-			try {
-				executor.awaitTermination(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	@Override
-	public synchronized boolean isRunning() {
-		return this.executor != null;
-	}
-
-	@Override
-	public int getPhase() {
-		// Before the web server's lifecycle (Boot starts it at DEFAULT_PHASE - 2048).
-		return DEFAULT_PHASE - 4096;
 	}
 
 	/**

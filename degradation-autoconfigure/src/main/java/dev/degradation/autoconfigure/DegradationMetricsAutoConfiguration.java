@@ -54,7 +54,18 @@ public final class DegradationMetricsAutoConfiguration {
 	PressureSampler degradationPressureSampler(PressureSignal signal, DegradationEngine engine,
 			ObjectProvider<MeterRegistry> registry, DegradationProperties properties) {
 		return new PressureSampler(signal, engine, registry.getIfAvailable(SimpleMeterRegistry::new),
-				properties.getPressure().getInterval(), PressureSampler.Verify.valueOf(properties.getVerify().name()));
+				PressureSampler.Verify.valueOf(properties.getVerify().name()));
+	}
+
+	/**
+	 * Reads the rules' meters every {@code degradation.pressure.interval}, after checking at
+	 * startup that the application has them.
+	 */
+	@Bean
+	@ConditionalOnBean(PressureSampler.class)
+	@ConditionalOnMissingBean
+	PressureSampling degradationPressureSampling(PressureSampler sampler, DegradationProperties properties) {
+		return new PressureSampling(sampler, properties.getPressure().getInterval());
 	}
 
 	/**

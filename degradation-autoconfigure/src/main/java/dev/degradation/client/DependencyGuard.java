@@ -236,7 +236,7 @@ public final class DependencyGuard {
 	 */
 	private void recordAnswer(long started, JudgedAnswer<?> judged) {
 		this.breaker.onResult(this.breaker.getCurrentTimestamp() - started, this.breaker.getTimestampUnit(), judged);
-		this.timeLimiter.onSuccess();
+		recordTime(null);
 	}
 
 	/**

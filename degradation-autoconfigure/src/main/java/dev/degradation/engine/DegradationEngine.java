@@ -110,7 +110,8 @@ public final class DegradationEngine {
 		this.layout = new Layout(manifest, this.kinds);
 		this.notifications = new Notifications(this.listeners, notifier);
 		this.state = new DegradationState(0, 0, Simulation.OFF, List.of(), clock.instant(), "started", Map.of(),
-				new String[this.layout.routes.size()], new String[this.layout.routes.size()], false, this.layout.manifest, this.layout.fallbackCounts);
+				new String[this.layout.routes.size()], new String[this.layout.routes.size()], false,
+				this.layout.manifest, this.layout.fallbackCounts);
 	}
 
 	/**

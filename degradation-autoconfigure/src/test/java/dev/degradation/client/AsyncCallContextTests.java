@@ -1,21 +1,15 @@
 package dev.degradation.client;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,11 +45,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"degradation.deadline.header=X-Deadline-Ms" })
 class AsyncCallContextTests {
 
-	private static final List<Map<String, String>> received = new CopyOnWriteArrayList<>();
-
 	private static final List<String> callingThreads = new CopyOnWriteArrayList<>();
 
-	private static final HttpServer downstream = startDownstream();
+	/** What the loopback dependency answers, relayed as it is. */
+	private static final String LIVE = "{\"source\":\"live\"}";
+
+	private static final LoopbackStub downstream = LoopbackStub.start();
 
 	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -64,38 +59,42 @@ class AsyncCallContextTests {
 
 	@DynamicPropertySource
 	static void downstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.downstream.url", () -> "http://127.0.0.1:" + downstream.getAddress().getPort());
+		registry.add("test.downstream.url", downstream::url);
 	}
 
 	@AfterAll
 	static void stop() {
-		downstream.stop(0);
+		downstream.close();
 	}
 
 	@BeforeEach
 	void forget() {
-		received.clear();
+		downstream.requests.clear();
 		callingThreads.clear();
 	}
 
 	@Test
 	void anAsyncCallCarriesTheDeadlineAndThePriorityOfItsRequest() throws Exception {
 		HttpResponse<String> response = get("/api/relay", "X-Deadline-Ms", "700");
-		assertThat(response.body()).isEqualTo("relayed");
+		assertThat(response.body()).isEqualTo(LIVE);
 		assertThat(callingThreads).singleElement().asString().startsWith("task-");
-		assertThat(received).singleElement().satisfies((headers) -> {
-			assertThat(Long.parseLong(headers.get("x-deadline-ms"))).isBetween(1L, 700L);
-			assertThat(headers.get("x-degradation-priority")).isEqualTo("1");
-		});
+		assertThat(downstream.requests).singleElement()
+			.extracting(LoopbackStub.HttpExchangeRecord::headers)
+			.satisfies((headers) -> {
+				assertThat(Long.parseLong(headers.get("x-deadline-ms"))).isBetween(1L, 700L);
+				assertThat(headers.get("x-degradation-priority")).isEqualTo("1");
+			});
 	}
 
 	@Test
 	void anAsyncCallForARequestWithoutADeadlineGetsItsOwnLimit() throws Exception {
 		get("/api/relay-enhanced");
-		assertThat(received).singleElement().satisfies((headers) -> {
-			assertThat(Long.parseLong(headers.get("x-deadline-ms"))).isBetween(3001L, 5000L);
-			assertThat(headers.get("x-degradation-priority")).isEqualTo("5");
-		});
+		assertThat(downstream.requests).singleElement()
+			.extracting(LoopbackStub.HttpExchangeRecord::headers)
+			.satisfies((headers) -> {
+				assertThat(Long.parseLong(headers.get("x-deadline-ms"))).isBetween(3001L, 5000L);
+				assertThat(headers.get("x-degradation-priority")).isEqualTo("5");
+			});
 	}
 
 	private HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
@@ -105,27 +104,6 @@ class AsyncCallContextTests {
 			request.headers(headers);
 		}
 		return this.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static HttpServer startDownstream() {
-		try {
-			HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-			server.createContext("/", (exchange) -> {
-				Map<String, String> headers = new HashMap<>();
-				exchange.getRequestHeaders()
-					.forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.get(0)));
-				received.add(headers);
-				byte[] body = "relayed".getBytes(StandardCharsets.UTF_8);
-				exchange.sendResponseHeaders(200, body.length);
-				exchange.getResponseBody().write(body);
-				exchange.close();
-			});
-			server.start();
-			return server;
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	@UnsecuredTestConfiguration
@@ -160,7 +138,7 @@ class AsyncCallContextTests {
 		@Async
 		public CompletableFuture<String> relay() {
 			callingThreads.add(Thread.currentThread().getName());
-			String base = "http://127.0.0.1:" + downstream.getAddress().getPort();
+			String base = downstream.url();
 			return CompletableFuture.completedFuture(this.client.get().uri(base + "/work").retrieve().body(String.class));
 		}
 

@@ -5,7 +5,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -93,8 +96,11 @@ final class LoopbackStub implements AutoCloseable {
 	}
 
 	private void handle(HttpExchange exchange) throws IOException {
-		this.requests.add(new HttpExchangeRecord(exchange.getRequestURI().getPath(),
-				exchange.getRequestHeaders().getFirst("x-envoy-expected-rq-timeout-ms"), exchange.getRequestMethod()));
+		Map<String, String> headers = new HashMap<>();
+		exchange.getRequestHeaders()
+			.forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.get(0)));
+		this.requests.add(new HttpExchangeRecord(exchange.getRequestURI().getPath(), exchange.getRequestMethod(),
+				headers));
 		if (this.hang) {
 			try {
 				this.closed.await();
@@ -131,7 +137,19 @@ final class LoopbackStub implements AutoCloseable {
 		this.server.stop(0);
 	}
 
-	record HttpExchangeRecord(String path, String deadline, String method) {
+	/**
+	 * A request the stub got: its path, its method and its headers (the first value of each,
+	 * by lower-case name).
+	 */
+	record HttpExchangeRecord(String path, String method, Map<String, String> headers) {
+
+		/**
+		 * Return the deadline the request carried in the starter's default header.
+		 * @return the milliseconds it may take, or {@code null}
+		 */
+		String deadline() {
+			return this.headers.get("x-envoy-expected-rq-timeout-ms");
+		}
 
 	}
 

@@ -73,7 +73,7 @@ class PressureSignalTests {
 	private final AtomicReference<Double> pending = new AtomicReference<>(0.0);
 
 	private final PressureSampler sampler = new PressureSampler(this.pressure, this.engine, this.registry,
-			Duration.ofSeconds(1), PressureSampler.Verify.STRICT);
+			PressureSampler.Verify.STRICT);
 
 	PressureSignalTests() {
 		Gauge.builder("test.heap.after.gc", this.heap, AtomicReference::get).tag("area", "heap").register(this.registry);
