@@ -148,6 +148,22 @@ public final class RequestDecider {
 	}
 
 	/**
+	 * Return whether admitted requests are served or wait for a place now: work someone waits
+	 * for, which answers that do no work for their caller should not take the CPU from.
+	 * @return whether admission has requests in flight or waiting; {@code false} without an
+	 * {@code overload} section
+	 */
+	public boolean serving() {
+		OverloadSignal overload = this.overload;
+		OverloadSignal.Active active = (overload != null) ? overload.active() : null;
+		if (active == null) {
+			return false;
+		}
+		Admission admission = active.admission();
+		return admission.inflight() > 0 || admission.waiting() > 0;
+	}
+
+	/**
 	 * Decide what becomes of a request, at once: nothing here parks a thread.
 	 * @param request the request
 	 * @return the decision

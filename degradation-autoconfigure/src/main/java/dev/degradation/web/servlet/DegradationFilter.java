@@ -273,12 +273,12 @@ public class DegradationFilter implements Filter {
 
 	/**
 	 * Answer a shed route's fallback or refuse the request in turn with the other cheap answers
-	 * ({@link CheapAnswerGate}), the answer sent before the turn is given back. A fallback too
-	 * large to be sure of its send buffer takes no turn.
+	 * ({@link CheapAnswerGate}) while admitted requests are served, the answer sent before the turn
+	 * is given back. A fallback too large to be sure of its send buffer takes no turn.
 	 */
 	private void answerInTurn(ServletRequestView view, HttpServletResponse response, Decision.Answered answered)
 			throws IOException {
-		boolean turn = answered.small() && this.cheapAnswers.enter(answered.deadlineNanos());
+		boolean turn = answered.small() && this.cheapAnswers.enter(answered.deadlineNanos(), this.decider.serving());
 		try {
 			answer(view, response, answered);
 			if (turn) {

@@ -62,6 +62,24 @@ class CheapAnswerGateTests {
 		assertThat(gate.enter(-1)).as("the free turn is still there").isTrue();
 	}
 
+	@Test
+	void turnsAreTakenWhileAdmittedRequestsAreServedAndShortlyAfterNotOtherwise() {
+		CheapAnswerGate gate = gate(1);
+		assertThat(gate.enter(-1)).as("the only turn, taken").isTrue();
+		assertThat(gate.enter(TimeUnit.MILLISECONDS.toNanos(20), true))
+			.as("under work: waits for the taken turn and goes without one").isFalse();
+		long seen = System.nanoTime();
+		boolean turn = gate.enter(TimeUnit.MILLISECONDS.toNanos(20), false);
+		if (System.nanoTime() - seen < CheapAnswerGate.HOLD_NANOS) {
+			assertThat(turn).as("within the hold after the work, still in turns").isFalse();
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() - seen > 2 * CheapAnswerGate.HOLD_NANOS);
+		long before = System.nanoTime();
+		assertThat(gate.enter(TimeUnit.SECONDS.toNanos(10), false)).as("no work: no turn taken").isFalse();
+		assertThat(System.nanoTime() - before).as("and no wait for the taken one").isLessThan(TimeUnit.SECONDS.toNanos(5));
+		gate.leave();
+	}
+
 	/** A gate whose longest wait (30 s) no test reaches, so that only the deadline bounds it. */
 	private static CheapAnswerGate gate(int permits) {
 		return new CheapAnswerGate(permits, TimeUnit.SECONDS.toNanos(30));
