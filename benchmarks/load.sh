@@ -60,10 +60,12 @@
 #
 # Usage: benchmarks/load.sh [--no-build] [--blocks N] [--rounds N] [--duration SECONDS]
 #                           [--warmup SECONDS] [--pin | --no-pin] [--doc FILE]
+#                           [--fallback-only] [--fallback-rounds N]
 # Defaults: 6 blocks of 8 rounds (--rounds is per block) of 4 s windows for the overhead, each
 # block about 5 minutes with its start and warm-up (the interval narrows with the square root of
 # the blocks); 12 rounds for the fallback, warm-up passes of 8 s, a profile of 20 s, not pinned;
-# about 35 minutes.
+# about 35 minutes. --fallback-only runs part 2 alone on one new application (warmed up as a block's
+# are), without the overhead and its profile: about 4 minutes with 6 rounds.
 # Needs wrk and curl (a missing one is installed with apt-get), and taskset (util-linux) for --pin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,12 +74,14 @@ source benchmarks/lib.sh
 # WARMUP_PASSES_MAX: the most full-load warm-up passes of a block's applications.
 WARMUP_PASSES_MAX=4
 BUILD=1 BLOCKS=6 ROUNDS=8 FALLBACK_ROUNDS=12 DURATION=4 WARMUP=8 PROFILE_SECONDS=20 THREADS=2 CONNECTIONS=32 DOC=docs/performance.md PIN=0
+FALLBACK_ONLY=0
 while (($#)); do
 	case $1 in
 	--no-build) BUILD=0 ;;
 	--blocks) BLOCKS=$2; shift ;;
 	--rounds) ROUNDS=$2; shift ;;
 	--fallback-rounds) FALLBACK_ROUNDS=$2; shift ;;
+	--fallback-only) FALLBACK_ONLY=1 ;;
 	--duration) DURATION=$2; shift ;;
 	--warmup) WARMUP=$2; shift ;;
 	--pin) PIN=1 ;;
@@ -382,11 +386,18 @@ block_ratio_table() {
 	done
 }
 
-: >"$RESULTS/load.tsv"
+if ((FALLBACK_ONLY)); then
+	# The overhead's rounds stay: docs/performance.md's overhead table is theirs.
+	grep -v '^fallback ' "$RESULTS/load.tsv" >"$WORK/load.tsv" 2>/dev/null || true
+	cp "$WORK/load.tsv" "$RESULTS/load.tsv"
+else
+	: >"$RESULTS/load.tsv"
+fi
 # The overhead, block by block: four new JVMs for each block, so that the interval over the blocks
 # covers each JVM's luck (how the JIT compiled it), which the rounds of one block share. The last
 # block's applications stay up for the profile and the fallback part.
 WARMUP_NOTES=()
+((FALLBACK_ONLY)) && BLOCKS=0
 for ((BLOCK = 1; BLOCK <= BLOCKS; BLOCK++)); do
 	stop_apps
 	started=$SECONDS
@@ -418,8 +429,18 @@ for ((BLOCK = 1; BLOCK <= BLOCKS; BLOCK++)); do
 done
 BLOCK=$BLOCKS ROUND_BASE=0
 
-fetch_profiler
-if [[ -n $PROFILER_LIB ]]; then
+if ((FALLBACK_ONLY)); then
+	BLOCK=1
+	start_app starter-on
+	ON=http://127.0.0.1:$PORT_starter_on
+	warm_up 1 "$WARMUP_PASSES_MAX" "starter-on $ON/api/products"
+	LEVEL0_WARMUP_NOTE=$WARMUP_NOTE
+	PROFILE_NOTE="not measured (--fallback-only)"
+fi
+((FALLBACK_ONLY)) || fetch_profiler
+if ((FALLBACK_ONLY)); then
+	:
+elif [[ -n $PROFILER_LIB ]]; then
 	echo "profiling starter-on for ${PROFILE_SECONDS} s" >&2
 	profile_share "$PID_starter_on" "$ON/api/products"
 	PROFILE_SHARE=$(awk -v own="$PROFILE_OWN" -v all="$PROFILE_SAMPLES" 'BEGIN { printf "%.2f", 100 * own / all }')
@@ -449,15 +470,24 @@ rounds fallback "$FALLBACK_ROUNDS" static-fallback "$ON/api/recommendations" \
 best=$(cheaper_live_route "$RESULTS/load.tsv")
 echo "cheapest live route: $best" >&2
 LOAD_END=$(cat /proc/loadavg)
-# For the machine table of run-all.sh. The load average at the end counts this test's own busy
-# request threads: it says little about other work.
-set_property "$RESULTS/run.properties" load.date "$LOAD_DATE"
-set_property "$RESULTS/run.properties" load.loadavg.start "$LOAD_START"
-set_property "$RESULTS/run.properties" load.loadavg.end "$LOAD_END"
+# For the machine table of run-all.sh (a run of the whole test only). The load average at the end
+# counts this test's own busy request threads: it says little about other work.
+if ((!FALLBACK_ONLY)); then
+	set_property "$RESULTS/run.properties" load.date "$LOAD_DATE"
+	set_property "$RESULTS/run.properties" load.loadavg.start "$LOAD_START"
+	set_property "$RESULTS/run.properties" load.loadavg.end "$LOAD_END"
+fi
 
 COMMAND="java ${JVM_FLAGS[*]} -jar sample-app.jar --server.address=127.0.0.1 --server.port=0 --degradation.probes.enabled=false"
+if ((FALLBACK_ONLY)); then
+	APPLICATION="One application, \`$COMMAND\`, warmed up at level 0 ($LEVEL0_WARMUP_NOTE), then set"
+	PLACE_NOTE="Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT (\`benchmarks/load.sh --fallback-only\`, $LOAD_DATE; load average at the start: $LOAD_START, at the end: $LOAD_END)."
+else
+	APPLICATION="The starter-on application of the table above, then set"
+	PLACE_NOTE="Same load and placement."
+fi
 AA_NOTE="*starter-on-2* and *starter-off-2* are second JVMs of the same two configurations: with a perfect measurement, starter-on-2 / starter-on and starter-off-2 / starter-off would be exactly 1, so their distance from 1 and the width of their intervals show the smallest difference this run can resolve. Two identical JVMs can differ for their whole life (each compiles its own code), which the rounds of a block share: an interval over the rounds is too narrow for that, and one over the blocks, each with four new JVMs, is not. The verdict uses the blocks."
-{
+((FALLBACK_ONLY)) || {
 	echo "Four applications side by side: *starter-on* \`$COMMAND\`, *starter-off* the same with \`--degradation.enabled=false\`, and a second JVM of each, *starter-on-2* and *starter-off-2*. Load: \`wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s\` on the same machine, $PLACEMENT. $BLOCKS blocks, each with four new JVMs: a warm-up of ${WARMUP} s each at 2 connections, then passes of ${WARMUP} s each at full load, in turn, until the last is within 5 % of the one before (at most $WARMUP_PASSES_MAX; passes per block: $(IFS=,; echo "${WARMUP_NOTES[*]}" | sed 's/,/, /g')), then $ROUNDS rounds; in each round the four are measured one after the other, in an order that cycles through a balanced Latin square. The paired ratios are taken within each round; *on / off* is the sum of the two starter-on throughputs over the sum of the two starter-off ones. Load average (\`/proc/loadavg\`) at the start: $LOAD_START; at the end: $LOAD_END."
 	echo
 	echo "\`GET /api/products\` at level 0 (every tier live); each block: mean requests/s over its rounds, and the mean of its paired ratios:"
@@ -484,18 +514,19 @@ AA_NOTE="*starter-on-2* and *starter-off-2* are second JVMs of the same two conf
 	fi
 } >"$RESULTS/load-overhead.md"
 {
-	echo "The starter-on application of the table above, then set to level 2 (\`POST /actuator/degradation {\"enabled\":true,\"level\":2}\`): \`GET /api/recommendations\` answered by its static fallback against the two cheapest live routes at that level, \`GET /api/products\` and \`GET /api/products/p-1\`, all three in every round. The cheaper live route, by mean requests/s over these rounds, is **\`${best#live:}\`**; the target compares the fallback with it. Same load and placement; after $WARMUP_NOTE, $FALLBACK_ROUNDS rounds, in an order that cycles through the six permutations; each cell: requests/s (p50 / p90 / p99 ms):"
+	echo "$APPLICATION to level 2 (\`POST /actuator/degradation {\"enabled\":true,\"level\":2}\`): \`GET /api/recommendations\` answered by its static fallback against the two cheapest live routes at that level, \`GET /api/products\` and \`GET /api/products/p-1\`, all three in every round. The cheaper live route, by mean requests/s over these rounds, is **\`${best#live:}\`**; the target compares the fallback with it, by the median of the paired ratios. $PLACE_NOTE After $WARMUP_NOTE, $FALLBACK_ROUNDS rounds, in an order that cycles through the six permutations; each cell: requests/s (p50 / p90 / p99 ms):"
 	echo
 	RATIOS=("static-fallback,live:/api/products" "static-fallback,live:/api/products/p-1") RATIO_TITLES=("fallback / products" "fallback / p-1")
 	round_table fallback static-fallback live:/api/products live:/api/products/p-1
 	echo
 	ratio_table fallback "static-fallback,live:/api/products" "static-fallback,live:/api/products/p-1"
 	echo
-	echo "All three routes are served by the same application, so this part has no A/A check of its own; those of the table above show how fine a difference the run resolves."
+	echo "All three routes are served by the same application, so this part has no A/A check of its own; those of the overhead's table show how fine a difference a run resolves."
 } >"$RESULTS/load-fallback.md"
-cat "$RESULTS/load-overhead.md" "$RESULTS/load-fallback.md"
+((FALLBACK_ONLY)) || cat "$RESULTS/load-overhead.md"
+cat "$RESULTS/load-fallback.md"
 if [[ -f $DOC ]]; then
-	replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"
+	((FALLBACK_ONLY)) || replace_section "$DOC" load-overhead "$RESULTS/load-overhead.md"
 	replace_section "$DOC" load-fallback "$RESULTS/load-fallback.md"
 	echo "wrote the load tables into $DOC" >&2
 fi
