@@ -12,7 +12,10 @@
 #
 # Scenarios, 10 s each (OVERLOAD_SECONDS), after a discarded warm-up:
 #   open 0.5x .. 50x   requests arrive at a fixed rate on the core route (an open loop)
-#   closed 200         200 clients that send their next request the moment they have an answer
+#   retry storm        200 clients on the core route that send their next request the moment they
+#                      have an answer, a refusal included (seed 000's 200 retrying connections)
+#   core and flood     100 such clients on the core route and 100 on the degradable route at once:
+#                      the core overloaded itself while a degradable route floods (seed 000)
 #   flood 12x          the core offered 0.8x while the degradable route is offered 12x
 #   flood cpu          the core offered 0.8x while 200 clients flood the degradable route as fast
 #                      as it answers (the CPU's limit)
@@ -22,10 +25,14 @@
 #   starter-429  the same, refusing with 429, which Tomcat answers without closing the connection
 #   bulkhead     the starter off; a Resilience4j Bulkhead of 4 concurrent calls, no wait, as a filter
 #   gradient2    the starter off; Netflix concurrency-limits' Gradient2 at its defaults, as a filter
-# Thread models: platform threads on $JAVA_HOME (or the java on the PATH), and virtual threads
-# (spring.threads.virtual.enabled) on $VIRTUAL_JAVA_HOME (by default a JDK 21+ under /usr/lib/jvm).
+# Models: Spring MVC on platform threads on $JAVA_HOME (or the java on the PATH); Spring MVC on
+# virtual threads (spring.threads.virtual.enabled) on $VIRTUAL_JAVA_HOME (by default a JDK 21+
+# under /usr/lib/jvm); WebFlux (sample-reactive, whose checkout is the reactive twin of the
+# shop's: the same one connection held 20 ms, by a timer) on $JAVA_HOME.
 #
-# Usage: benchmarks/overload.sh [--no-build] [--seconds N] [--configs "a b"] [--threads "platform virtual"]
+# Usage: benchmarks/overload.sh [--no-build] [--seconds N] [--configs "a b"]
+#                               [--models "platform virtual webflux"] [--scenarios REGEX]
+# (--threads is the older name of --models; --scenarios keeps the scenarios whose name matches.)
 # Writes benchmarks/results/overload.tsv and the generated section of docs/overload.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,13 +41,15 @@ source benchmarks/lib.sh
 BUILD=1
 RUN_SECONDS=${OVERLOAD_SECONDS:-10}
 CONFIGS=(starter starter-429 bulkhead gradient2)
-THREADS=(platform virtual)
+THREADS=(platform virtual webflux)
+SCENARIO_FILTER=
 while (($#)); do
 	case $1 in
 		--no-build) BUILD=0 ;;
 		--seconds) RUN_SECONDS=$2; shift ;;
 		--configs) read -r -a CONFIGS <<<"$2"; shift ;;
-		--threads) read -r -a THREADS <<<"$2"; shift ;;
+		--threads | --models) read -r -a THREADS <<<"$2"; shift ;;
+		--scenarios) SCENARIO_FILTER=$2; shift ;;
 		*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -57,12 +66,21 @@ SCENARIOS=(
 	"open 10x|open=$CORE@10"
 	"open 20x|open=$CORE@20"
 	"open 50x|open=$CORE@50"
-	"closed 200|closed=$CORE@200"
+	"retry storm|closed=$CORE@200"
+	"core and flood|closed=$CORE@100 closed=$DEGRADABLE@100"
 	"flood 12x|open=$CORE@0.8 open=$DEGRADABLE@12"
 	"flood cpu|open=$CORE@0.8 closed=$DEGRADABLE@200"
 	"step 0.5x to 10x|open=$CORE@0.5>10"
 )
 
+if [[ -n $SCENARIO_FILTER ]]; then
+	kept=()
+	for scenario in "${SCENARIOS[@]}"; do
+		[[ ${scenario%%|*} =~ $SCENARIO_FILTER ]] && kept+=("$scenario")
+	done
+	SCENARIOS=("${kept[@]}")
+fi
+((${#SCENARIOS[@]})) || { echo "no scenario matches $SCENARIO_FILTER" >&2; exit 2; }
 PLATFORM_JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 find_jdk21() {
 	local jdk
@@ -86,9 +104,8 @@ CLIENT_JAVA=${VIRTUAL_JAVA:-$PLATFORM_JAVA}
 
 ensure_command curl curl
 if ((BUILD)); then
-	./mvnw -q -B -ntp -pl sample-app,benchmarks -am package -DskipTests
+	./mvnw -q -B -ntp -pl sample-app,sample-reactive,benchmarks -am package -DskipTests
 fi
-JAR=sample-app/target/sample-app.jar
 CLIENT=("$CLIENT_JAVA" -Xms256m -Xmx256m -cp benchmarks/target/benchmarks.jar dev.degradation.benchmarks.OverloadClient)
 RESULTS=benchmarks/results
 mkdir -p "$RESULTS"
@@ -97,14 +114,14 @@ PID=""
 trap '[[ -n $PID ]] && kill $PID 2>/dev/null; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
-start_app() { # name java args...
-	local name=$1 java=$2 port=""
-	shift 2
-	"$java" "${JVM_FLAGS[@]}" -jar "$JAR" --server.address=127.0.0.1 --server.port=0 \
+start_app() { # name java jar args...
+	local name=$1 java=$2 jar=$3 port=""
+	shift 3
+	"$java" "${JVM_FLAGS[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port=0 \
 		--degradation.probes.enabled=false "$@" >"$WORK/$name.log" 2>&1 &
 	PID=$!
 	for _ in $(seq 1 240); do
-		port=$(grep -oE 'Tomcat started on port [0-9]+' "$WORK/$name.log" | grep -oE '[0-9]+$' | head -1 || true)
+		port=$(grep -oE '(Tomcat|Netty) started on port [0-9]+' "$WORK/$name.log" | grep -oE '[0-9]+$' | head -1 || true)
 		[[ -n $port ]] && break
 		kill -0 "$PID" 2>/dev/null || { cat "$WORK/$name.log" >&2; echo "$name did not start" >&2; exit 1; }
 		sleep 0.5
@@ -161,18 +178,23 @@ TSV=$RESULTS/overload.tsv
 echo -e "threads\tconfig\tscenario\tkind\tpath\tsent\tlive\tfallback\trefused\ttimeouts\terrors\tlive_p50\tlive_p99\tfallback_p50\tfallback_p99\trefused_p50\trefused_p99\trecovery_ms\tstep_timeouts\tserver_completed\tserver_cpu_s\tclient_cpu_s" >"$TSV"
 LOAD_START=$(cat /proc/loadavg) LOAD_DATE=$(date -u +%Y-%m-%dT%H:%MZ)
 for threads in "${THREADS[@]}"; do
+	jar=sample-app/target/sample-app.jar
 	if [[ $threads == virtual ]]; then
 		java=$VIRTUAL_JAVA
 		thread_flags=(--spring.threads.virtual.enabled=true)
+	elif [[ $threads == webflux ]]; then
+		java=$PLATFORM_JAVA
+		jar=sample-reactive/target/sample-reactive.jar
+		thread_flags=()
 	else
 		java=$PLATFORM_JAVA
 		thread_flags=()
 	fi
 	for config in "${CONFIGS[@]}"; do
 		case $config in
-			starter) start_app "$config-$threads" "$java" "${thread_flags[@]}" ;;
-			starter-429) start_app "$config-$threads" "$java" "${thread_flags[@]}" --sample.overload.refusal-status=429 ;;
-			*) start_app "$config-$threads" "$java" "${thread_flags[@]}" --degradation.enabled=false --sample.peer="$config" ;;
+			starter) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" ;;
+			starter-429) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --sample.overload.refusal-status=429 ;;
+			*) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --degradation.enabled=false --sample.peer="$config" ;;
 		esac
 		# Warm-up: the same kinds of answers at the same rates, so that every configuration is
 		# measured compiled.
@@ -203,13 +225,63 @@ for threads in "${THREADS[@]}"; do
 done
 LOAD_END=$(cat /proc/loadavg)
 
-# The tables for docs/overload.md: one per thread model, the configurations side by side.
+# The tables for docs/overload.md: first the measures of the issue that asked for them, every model
+# and configuration side by side; then one table per model with every scenario.
+model_title() {
+	case $1 in
+		platform) echo "Spring MVC, platform threads" ;;
+		virtual) echo "Spring MVC, virtual threads" ;;
+		webflux) echo "WebFlux (Reactor Netty)" ;;
+		*) echo "$1" ;;
+	esac
+}
 TABLE=$WORK/table.md
 {
-	echo "Run on $LOAD_DATE with \`benchmarks/overload.sh\` ($RUN_SECONDS s a scenario, a ${DEADLINE_MS} ms client deadline, capacity $CAPACITY answers/s: one connection held 20 ms a request). Platform threads on $("$PLATFORM_JAVA" -version 2>&1 | head -1); virtual threads on $( [[ -n $VIRTUAL_JAVA ]] && "$VIRTUAL_JAVA" -version 2>&1 | head -1). Load average at the start: $LOAD_START; at the end: $LOAD_END."
+	echo "Run on $LOAD_DATE with \`benchmarks/overload.sh\` ($RUN_SECONDS s a scenario, a ${DEADLINE_MS} ms client deadline, capacity $CAPACITY answers/s: one connection held 20 ms a request). Spring MVC on platform threads and WebFlux on $("$PLATFORM_JAVA" -version 2>&1 | head -1); Spring MVC on virtual threads on $( [[ -n $VIRTUAL_JAVA ]] && "$VIRTUAL_JAVA" -version 2>&1 | head -1). Load average at the start: $LOAD_START; at the end: $LOAD_END."
+	echo
+	echo "#### The core overloaded, and flooded, on every model"
+	echo
+	columns="" rule=""
+	for threads in "${THREADS[@]}"; do
+		for config in "${CONFIGS[@]}"; do
+			columns+=" $(model_title "$threads"): $config |"
+			rule+=" ---: |"
+		done
+	done
+	echo "| measure |$columns"
+	echo "| --- |$rule"
+	awk -F'\t' -v models="${THREADS[*]}" -v configs="${CONFIGS[*]}" -v seconds="$RUN_SECONDS" -v core="$CORE" '
+		NR > 1 && $5 == core { key = $1 SUBSEP $2 SUBSEP $3
+			useful[key] = sprintf("%.1f", $7 / seconds); p50[key] = $12; p99[key] = $13
+			cpu[key] = $21 " / " $22; refused[key] = $9; timeouts[key] = $10 }
+		function row(title, scenario, what,   line, m, c, key) {
+			line = "| " title " |"
+			for (m = 1; m <= nm; m++) for (c = 1; c <= nc; c++) {
+				key = model[m] SUBSEP config[c] SUBSEP scenario
+				if (!(key in useful)) { line = line " - |"; continue }
+				if (what == "useful") line = line " " useful[key] " |"
+				else if (what == "latency") line = line " " p50[key] " / " p99[key] " |"
+				else if (what == "cpu") line = line " " cpu[key] " |"
+				else line = line " " timeouts[key] " |"
+			}
+			print line
+		}
+		END { nm = split(models, model, " "); nc = split(configs, config, " ")
+			row("retry storm (200 clients on the core): useful answers / s (capacity 50)", "retry storm", "useful")
+			row("retry storm: admitted p50 / p99 ms (service 20 ms)", "retry storm", "latency")
+			row("retry storm: client timeouts", "retry storm", "timeouts")
+			row("retry storm: CPU s, server / client", "retry storm", "cpu")
+			row("core and flood (100 + 100 clients): core useful / s", "core and flood", "useful")
+			row("core and flood: core admitted p50 / p99 ms", "core and flood", "latency")
+			row("core and flood: CPU s, server / client", "core and flood", "cpu")
+			row("flood cpu (core 0.8x, 200 clients flood): core useful / s (offered 40)", "flood cpu", "useful")
+			row("open 50x: useful / s", "open 50x", "useful")
+			row("open 50x: admitted p50 / p99 ms", "open 50x", "latency")
+			row("open 50x: client timeouts", "open 50x", "timeouts")
+		}' "$TSV"
 	for threads in "${THREADS[@]}"; do
 		echo
-		echo "#### $threads threads"
+		echo "#### $(model_title "$threads")"
 		echo
 		echo "| scenario | stream | configuration | sent | useful (live 2xx) | useful / capacity | useful / offered | fallbacks | refusals | client timeouts | live p50 / p99 ms | fallback p99 ms | refusal p99 ms | step: p99 back under bound after | answers / server CPU-s | CPU s server / client |"
 		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"

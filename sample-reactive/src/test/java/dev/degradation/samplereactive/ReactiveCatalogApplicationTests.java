@@ -6,6 +6,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The reactive sample as it runs, on Reactor Netty on a random port with its embedded
  * dependencies: a shed route answers its fallback while the others are served live, whether the
- * tier is shed by simulation through the Actuator or the route's dependency fails.
+ * tier is shed by simulation through the Actuator or the route's dependency fails; and its
+ * capacity-limited checkout (the overload harness's reactive twin) under admission.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ReactiveCatalogApplicationTests {
@@ -58,7 +65,7 @@ class ReactiveCatalogApplicationTests {
 
 	@Test
 	void simulationThroughTheActuatorShedsTheLowestTierWhileTheOthersAreServedLive() throws Exception {
-		assertLive(get("/api/recommendations"));
+		recommendationsAreLive();
 		HttpResponse<String> simulated = post("/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
 		assertThat(simulated.statusCode()).isEqualTo(200);
 		HttpResponse<String> shed = get("/api/recommendations");
@@ -78,7 +85,7 @@ class ReactiveCatalogApplicationTests {
 	@Test
 	void aFailingDependencyShedsTheRouteThatRequiresItAndItIsServedAgainOnceTheDependencyRecovers()
 			throws Exception {
-		assertLive(get("/api/recommendations"));
+		recommendationsAreLive();
 		post("/demo/dependencies/recommendations-api?failing=true", "");
 		// Probes once a second, three failed ones in the window judge it failed.
 		await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
@@ -89,6 +96,63 @@ class ReactiveCatalogApplicationTests {
 		assertLive(get("/api/products/1/reviews"));
 		post("/demo/dependencies/recommendations-api?failing=false", "");
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertLive(get("/api/recommendations")));
+	}
+
+	@Test
+	void aBurstOfCheckoutsIsServedOneConnectionAtATimeOrRefusedAtOnceWithRetryAfter() throws Exception {
+		long before = capacity("completed");
+		List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+		for (int i = 0; i < 60; i++) {
+			burst.add(this.http.sendAsync(HttpRequest.newBuilder(uri("/api/checkout")).timeout(Duration.ofSeconds(20)).build(),
+					HttpResponse.BodyHandlers.ofString()));
+		}
+		int live = 0;
+		int refused = 0;
+		for (CompletableFuture<HttpResponse<String>> answer : burst) {
+			HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
+			if (response.statusCode() == 200) {
+				assertLive(response);
+				live++;
+			}
+			else {
+				assertThat(response.statusCode()).isEqualTo(503);
+				assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+				assertThat(response.headers().firstValue("X-Degraded")).hasValue("true");
+				refused++;
+			}
+		}
+		assertThat(live + refused).isEqualTo(60);
+		assertThat(live).isPositive();
+		// Every checkout served held the one connection its 20 ms; none refused did any work.
+		long served = live;
+		await().atMost(Duration.ofSeconds(10)).until(() -> capacity("completed") - before == served);
+		assertThat(capacity("heldMillis")).isGreaterThanOrEqualTo(20);
+	}
+
+	@Test
+	void theCheckoutSuggestionsAnswerTheirFallbackWhenTheirTierIsShed() throws Exception {
+		assertThat(get("/api/checkout/suggestions").body()).contains("\"source\":\"live\"");
+		post("/actuator/degradation", "{\"enabled\": true, \"level\": 1}");
+		HttpResponse<String> shed = get("/api/checkout/suggestions");
+		assertThat(shed.headers().firstValue("X-Degraded")).hasValue("true");
+		assertThat(shed.body()).isEqualTo("{\"suggestions\":[],\"source\":\"degraded\"}");
+		assertLive(get("/api/checkout"));
+	}
+
+	/**
+	 * The first call of a fresh application to its dependency (a new connection, code run for the
+	 * first time) may exceed its 1 s call timeout on a busy machine: the route is live once a call
+	 * is not.
+	 */
+	private void recommendationsAreLive() {
+		await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertLive(get("/api/recommendations")));
+	}
+
+	private long capacity(String field) throws Exception {
+		String body = get("/demo/capacity").body();
+		Matcher matcher = Pattern.compile("\"" + field + "\":([0-9]+)").matcher(body);
+		assertThat(matcher.find()).as(body).isTrue();
+		return Long.parseLong(matcher.group(1));
 	}
 
 	private static void assertLive(HttpResponse<String> response) {
