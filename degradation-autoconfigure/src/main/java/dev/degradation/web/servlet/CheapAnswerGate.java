@@ -2,6 +2,7 @@ package dev.degradation.web.servlet;
 
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Bounds how many answers that do no work for their caller (a shed route's small fallback, a
@@ -27,6 +28,18 @@ import java.util.concurrent.TimeUnit;
  * the live routes (measured on the sample's static fallback alone under 32 connections: 0.71 to
  * 0.83 of its cheapest live route's throughput, all of it the turns' hand-offs). Without an
  * {@code overload} section nothing is admitted, so nothing takes turns.
+ *
+ * <p>A turn lasts at least {@link #MIN_TURN_NANOS}, the answer sent at once and the turn held the
+ * rest of that time: each turn then lets out at most 5,000 cheap answers a second, so that while
+ * requests are served a closed-loop flood (or a retry storm of refused callers) is slowed to what
+ * the turns let out instead of taking the whole CPU. On virtual threads this is what keeps the
+ * core served: a virtual thread that wakes from its work waits for a carrier behind every
+ * runnable request, first in, first out, and the flood's requests are runnable until they reach
+ * the gate. Measured on the sample's checkout on virtual threads, 200 clients retrying the core,
+ * turns of any length against turns of at least 200 us, side by side: 28 against 47 answers a
+ * second of its capacity of 50, admitted p99 580 against 100 to 144 ms, 158 to 287 client
+ * timeouts against none; on platform threads, with 100 clients on the core and 100 flooding a
+ * shed route, 46 both ways.
  */
 final class CheapAnswerGate {
 
@@ -47,7 +60,16 @@ final class CheapAnswerGate {
 	 */
 	static final long HOLD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
+	/**
+	 * The shortest a turn lasts while someone waits for the CPU's work: at most 5,000 cheap answers
+	 * a second for each turn, half the cores' turns together about a third of the CPU at the cost
+	 * measured of a cheap answer (accepting, reading and answering it, 100 to 250 us).
+	 */
+	static final long MIN_TURN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
 	private final Semaphore permits;
+
+	private final long minTurnNanos;
 
 	/** When an admitted request was last seen in flight by a cheap answer; only they write it. */
 	private volatile long servingSeenAt;
@@ -55,8 +77,13 @@ final class CheapAnswerGate {
 	private final long maxWaitNanos;
 
 	CheapAnswerGate(int permits, long maxWaitNanos) {
+		this(permits, maxWaitNanos, 0);
+	}
+
+	CheapAnswerGate(int permits, long maxWaitNanos, long minTurnNanos) {
 		this.permits = new Semaphore(permits, true);
 		this.maxWaitNanos = maxWaitNanos;
+		this.minTurnNanos = minTurnNanos;
 		this.servingSeenAt = System.nanoTime() - 2 * HOLD_NANOS;
 	}
 
@@ -65,7 +92,8 @@ final class CheapAnswerGate {
 	 * @return the gate
 	 */
 	static CheapAnswerGate standard() {
-		return new CheapAnswerGate(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), MAX_WAIT_NANOS);
+		return new CheapAnswerGate(Math.max(1, Runtime.getRuntime().availableProcessors() / 2), MAX_WAIT_NANOS,
+				MIN_TURN_NANOS);
 	}
 
 	/**
@@ -74,7 +102,7 @@ final class CheapAnswerGate {
 	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed
 	 * (it is answered at once), or a negative number for no deadline
 	 * @param serving whether admitted requests are in flight or waiting for a place now
-	 * @return whether a turn was taken, to be given back with {@link #leave()}
+	 * @return whether a turn was taken, to be given back with {@link #leave(long)}
 	 */
 	boolean enter(long deadlineNanos, boolean serving) {
 		long now = System.nanoTime();
@@ -91,7 +119,7 @@ final class CheapAnswerGate {
 	 * Wait for a turn to write a cheap answer, whatever is served.
 	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed
 	 * (it is answered at once), or a negative number for no deadline
-	 * @return whether a turn was taken, to be given back with {@link #leave()}
+	 * @return whether a turn was taken, to be given back with {@link #leave(long)}
 	 */
 	boolean enter(long deadlineNanos) {
 		long wait = waitNanos(deadlineNanos);
@@ -128,9 +156,14 @@ final class CheapAnswerGate {
 	}
 
 	/**
-	 * Give a turn back.
+	 * Give a turn back, once it has lasted the gate's shortest turn.
+	 * @param since when the turn was taken, by {@link System#nanoTime()}
 	 */
-	void leave() {
+	void leave(long since) {
+		long rest;
+		while ((rest = since + this.minTurnNanos - System.nanoTime()) > 0) {
+			LockSupport.parkNanos(rest);
+		}
 		this.permits.release();
 	}
 

@@ -279,6 +279,7 @@ public class DegradationFilter implements Filter {
 	private void answerInTurn(ServletRequestView view, HttpServletResponse response, Decision.Answered answered)
 			throws IOException {
 		boolean turn = answered.small() && this.cheapAnswers.enter(answered.deadlineNanos(), this.decider.serving());
+		long since = turn ? System.nanoTime() : 0;
 		try {
 			answer(view, response, answered);
 			if (turn) {
@@ -287,7 +288,7 @@ public class DegradationFilter implements Filter {
 		}
 		finally {
 			if (turn) {
-				this.cheapAnswers.leave();
+				this.cheapAnswers.leave(since);
 			}
 		}
 	}

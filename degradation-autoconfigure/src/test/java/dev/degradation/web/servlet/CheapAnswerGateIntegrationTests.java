@@ -83,7 +83,7 @@ class CheapAnswerGateIntegrationTests {
 			assertThat(held).as("no answer while its turn is held").isNotDone();
 		}
 		finally {
-			this.gate.leave();
+			this.gate.leave(System.nanoTime());
 		}
 		assertFallback(held.get(10, TimeUnit.SECONDS));
 		this.checkout.release();
@@ -106,7 +106,7 @@ class CheapAnswerGateIntegrationTests {
 			assertThat(this.gate.waiting()).isZero();
 		}
 		finally {
-			this.gate.leave();
+			this.gate.leave(System.nanoTime());
 		}
 	}
 

@@ -32,7 +32,7 @@ class CheapAnswerGateTests {
 			.supplyAsync(() -> gate.enter(TimeUnit.SECONDS.toNanos(10)));
 		await().atMost(Duration.ofSeconds(5)).until(() -> gate.waiting() == 1);
 		assertThat(waiting).as("waits while the only turn is taken").isNotDone();
-		gate.leave();
+		gate.leave(System.nanoTime());
 		assertThat(waiting).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(true);
 		assertThat(gate.waiting()).isZero();
 	}
@@ -77,7 +77,19 @@ class CheapAnswerGateTests {
 		long before = System.nanoTime();
 		assertThat(gate.enter(TimeUnit.SECONDS.toNanos(10), false)).as("no work: no turn taken").isFalse();
 		assertThat(System.nanoTime() - before).as("and no wait for the taken one").isLessThan(TimeUnit.SECONDS.toNanos(5));
-		gate.leave();
+		gate.leave(System.nanoTime());
+	}
+
+	@Test
+	void aTurnIsGivenBackNoSoonerThanTheShortestTurnAfterItWasTaken() {
+		long minTurn = TimeUnit.MILLISECONDS.toNanos(50);
+		CheapAnswerGate gate = new CheapAnswerGate(1, TimeUnit.SECONDS.toNanos(30), minTurn);
+		assertThat(gate.enter(-1)).isTrue();
+		long since = System.nanoTime();
+		gate.leave(since);
+		assertThat(System.nanoTime() - since).isGreaterThanOrEqualTo(minTurn);
+		assertThat(gate.enter(0, true)).as("a passed deadline still waits for nothing").isFalse();
+		assertThat(gate.enter(-1)).as("the turn is free again").isTrue();
 	}
 
 	/** A gate whose longest wait (30 s) no test reaches, so that only the deadline bounds it. */
