@@ -1,8 +1,13 @@
 package dev.degradation.web.servlet;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds how many answers that do no work for their caller (a shed route's small fallback, a
@@ -29,8 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * 0.83 of its cheapest live route's throughput, all of it the turns' hand-offs). Without an
  * {@code overload} section nothing is admitted, so nothing takes turns.
  *
- * <p>A turn lasts at least {@link #MIN_TURN_NANOS}, the answer sent at once and the turn held the
- * rest of that time: each turn then lets out at most 5,000 cheap answers a second, so that while
+ * <p>On a virtual thread a turn lasts at least {@link #MIN_TURN_NANOS}, the answer sent at once
+ * and the turn held the rest of that time: each turn then lets out at most 5,000 cheap answers a second, so that while
  * requests are served a closed-loop flood (or a retry storm of refused callers) is slowed to what
  * the turns let out instead of taking the whole CPU. On virtual threads this is what keeps the
  * core served: a virtual thread that wakes from its work waits for a carrier behind every
@@ -66,6 +71,9 @@ final class CheapAnswerGate {
 	 * measured of a cheap answer (accepting, reading and answering it, 100 to 250 us).
 	 */
 	static final long MIN_TURN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
+	/** {@code Thread::isVirtual}, on a Java that has virtual threads. */
+	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtual();
 
 	private final Semaphore permits;
 
@@ -160,11 +168,44 @@ final class CheapAnswerGate {
 	 * @param since when the turn was taken, by {@link System#nanoTime()}
 	 */
 	void leave(long since) {
-		long rest;
-		while ((rest = since + this.minTurnNanos - System.nanoTime()) > 0) {
-			LockSupport.parkNanos(rest);
+		if (this.minTurnNanos > 0 && onVirtualThread()) {
+			long rest;
+			while ((rest = since + this.minTurnNanos - System.nanoTime()) > 0) {
+				LockSupport.parkNanos(rest);
+			}
 		}
 		this.permits.release();
+	}
+
+	/**
+	 * Whether the current thread is a virtual one (never on Java 17, which has none). Only there
+	 * do turns last their shortest time: a platform thread held in a turn is one of the server's
+	 * request threads, and with the flood's requests parked in line for longer turns they took the
+	 * pool the core's requests need (measured on platform threads, core offered 0.8x while 200
+	 * clients flood: 94 % of the core kept and a p99 of 614 to 676 ms, against 99 % and 172 ms with
+	 * turns of any length).
+	 */
+	private static boolean onVirtualThread() {
+		MethodHandle isVirtual = IS_VIRTUAL;
+		if (isVirtual == null) {
+			return false;
+		}
+		try {
+			return (boolean) isVirtual.invokeExact(Thread.currentThread());
+		}
+		catch (Throwable ex) {
+			return false;
+		}
+	}
+
+	private static @Nullable MethodHandle isVirtual() {
+		try {
+			return MethodHandles.publicLookup()
+				.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+		}
+		catch (ReflectiveOperationException ex) {
+			return null;
+		}
 	}
 
 }
