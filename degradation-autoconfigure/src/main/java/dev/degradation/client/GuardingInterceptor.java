@@ -30,9 +30,16 @@ import dev.degradation.overload.RequestPriority;
  *
  * <p>Each attempt's time limit is offered to the HTTP client as its {@link AttemptLimit}. The
  * first call runs on the guards' bounded executor; once the client has shown that it enforces the
- * limit as its own per-request timeout (the starter's hook for Apache HttpClient does), the
- * calls run on their caller's thread and cost no thread of their own. Use one interceptor per
- * request factory: what it learns is its client's.
+ * limit as its own per-request timeout (the starter's hooks for Apache HttpClient, the JDK's
+ * {@code HttpClient} and Reactor Netty do: {@link HttpComponentsAttemptTimeout},
+ * {@link JdkAttemptTimeout}, {@link ReactorAttemptTimeout}), the calls run on their caller's
+ * thread and cost no thread of their own. Use one interceptor per request factory: what it learns
+ * is its client's.
+ *
+ * <p>The answer's body is read after the guard let the answer through, within the client's own
+ * timeout; should reading it fail (a body that stalls, a connection that breaks), the failure
+ * carries a {@link DependencyUnavailableException}, so the route answers with its fallback as for
+ * a call that got no answer at all.
  */
 public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 

@@ -23,7 +23,6 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.ReactorClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientException;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.ManifestLoader;
@@ -43,7 +42,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class AttemptTimeoutClientTests {
 
-	private static final Duration LIMIT = Duration.ofMillis(300);
+	/** Long enough for a live answer on loopback on a loaded machine: it bounds the body too. */
+	private static final Duration LIMIT = Duration.ofMillis(500);
 
 	private final LoopbackStub stub = LoopbackStub.start();
 
@@ -169,12 +169,15 @@ class AttemptTimeoutClientTests {
 				.build();
 			for (int i = 0; i < 3; i++) {
 				long started = System.nanoTime();
-				assertThatExceptionOfType(RestClientException.class)
+				// The first call, on the executor, may time out on the headers on a loaded machine.
+				assertThatExceptionOfType(RuntimeException.class)
 					.isThrownBy(() -> client.get().uri("/guarded/body").retrieve().body(String.class))
 					.satisfies((ex) -> assertThat(DependencyUnavailableException.withoutAnswer(ex)).isNotNull()
 						.satisfies((refused) -> assertThat(refused.dependency()).isEqualTo("guarded")));
 				Duration took = Duration.ofNanos(System.nanoTime() - started);
-				assertThat(took).as("call %d", i).isLessThan(LIMIT.plusMillis(300));
+				// Apache HttpClient's and Reactor Netty's timeouts bound each wait for bytes: the
+				// limit runs again from the headers.
+				assertThat(took).as("call %d", i).isLessThan(LIMIT.multipliedBy(2).plusMillis(200));
 			}
 			assertThat(guards.executor().active()).isZero();
 		}
@@ -182,7 +185,7 @@ class AttemptTimeoutClientTests {
 
 	private static DependencyGuards guards(String url) {
 		String manifest = String.join("\n", "dependencies:", "  guarded:", "    base_url: \"" + url + "/guarded\"",
-				"    call_timeout_ms: 300", "    breaker: { minimum_calls: 100, window_size: 100 }",
+				"    call_timeout_ms: " + LIMIT.toMillis(), "    breaker: { minimum_calls: 100, window_size: 100 }",
 				"tiers: { t: { priority: 1, routes: [ { path: /x, method: GET, fallback: drop } ] } }", "");
 		return new DependencyGuards(
 				new DegradationEngine(ManifestLoader.standard().load("attempts.yaml",
@@ -206,9 +209,9 @@ class AttemptTimeoutClientTests {
 			.build();
 		RequestConfig limited = HttpComponentsAttemptTimeout.limited(configured, LIMIT);
 		assertThat(limited.getResponseTimeout()).isEqualTo(Timeout.ofMilliseconds(100));
-		assertThat(limited.getConnectionRequestTimeout().toMilliseconds()).isEqualTo(300);
+		assertThat(limited.getConnectionRequestTimeout().toMilliseconds()).isEqualTo(LIMIT.toMillis());
 		assertThat(HttpComponentsAttemptTimeout.limited(RequestConfig.DEFAULT, LIMIT).getResponseTimeout()
-			.convert(TimeUnit.MILLISECONDS)).isEqualTo(300);
+			.convert(TimeUnit.MILLISECONDS)).isEqualTo(LIMIT.toMillis());
 	}
 
 	/**
