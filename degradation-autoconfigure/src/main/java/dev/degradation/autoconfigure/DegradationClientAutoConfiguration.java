@@ -10,8 +10,10 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import reactor.netty.http.client.HttpClient;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -19,7 +21,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.ReactorClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.thread.Threading;
@@ -37,6 +42,8 @@ import dev.degradation.client.GuardExecutor;
 import dev.degradation.client.GuardedCallRetryStrategy;
 import dev.degradation.client.GuardingInterceptor;
 import dev.degradation.client.HttpComponentsAttemptTimeout;
+import dev.degradation.client.JdkAttemptTimeout;
+import dev.degradation.client.ReactorAttemptTimeout;
 import dev.degradation.engine.DegradationEngine;
 
 /**
@@ -45,9 +52,10 @@ import dev.degradation.engine.DegradationEngine;
  * Boot's builder, and the filter that reads a request's deadline. Uses Resilience4j's registries
  * when {@code resilience4j-spring-boot4} defines them, so its endpoints, health and metrics show
  * the starter's breakers; creates its own otherwise. Calls whose HTTP client enforces the
- * attempt's time limit itself (Apache HttpClient, through a handler this configuration adds to
- * it) run on their caller's thread; the others on a bounded {@link GuardExecutor}, of virtual
- * threads when the application runs on them.
+ * attempt's time limit itself run on their caller's thread: this configuration makes Apache
+ * HttpClient, the JDK's {@code HttpClient} and Reactor Netty do so, when Boot builds the request
+ * factory. Other calls (another client, code guarded through the API) run on a bounded
+ * {@link GuardExecutor}, of virtual threads when the application runs on them.
  */
 @AutoConfiguration(after = DegradationAutoConfiguration.class,
 		afterName = { "io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
@@ -154,6 +162,57 @@ public final class DegradationClientAutoConfiguration {
 			HttpComponentsAttemptTimeout timeout = new HttpComponentsAttemptTimeout();
 			return (builder) -> builder.withHttpClientCustomizer((client) -> client.setRetryStrategy(strategy)
 				.addExecInterceptorFirst(HttpComponentsAttemptTimeout.NAME, timeout));
+		}
+
+	}
+
+	/**
+	 * With the JDK's {@code HttpClient} as the request factory (what Boot builds when no other
+	 * client is on the class path), gives each guarded attempt its time limit as the read timeout
+	 * of its own request ({@link JdkAttemptTimeout}), so the call runs on its caller's thread.
+	 * Spring's JDK factory has one read timeout for all its requests and Boot's builder no hook
+	 * per request, so the builder is wrapped once it is complete (its customizers applied, which
+	 * see it as it is): every factory it builds, for a {@code RestClient}, a
+	 * {@code RestTemplate} or an HTTP service group, with their settings, is decorated.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ClientHttpRequestFactoryBuilderCustomizer.class)
+	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
+	static class JdkClientConfiguration {
+
+		@Bean
+		static BeanPostProcessor degradationJdkAttemptTimeoutPostProcessor() {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					if (!(bean instanceof JdkClientHttpRequestFactoryBuilder jdk)) {
+						return bean;
+					}
+					ClientHttpRequestFactoryBuilder<JdkAttemptTimeout> limited = (settings) -> new JdkAttemptTimeout(
+							jdk.build(settings), (settings != null) ? settings.readTimeout() : null);
+					return limited;
+				}
+
+			};
+		}
+
+	}
+
+	/**
+	 * With Reactor Netty as the request factory, gives each guarded attempt its time limit as the
+	 * response timeout of its own request ({@link ReactorAttemptTimeout}), so the call runs on
+	 * its caller's thread.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ HttpClient.class, ClientHttpRequestFactoryBuilderCustomizer.class })
+	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
+	static class ReactorClientConfiguration {
+
+		@Bean
+		ClientHttpRequestFactoryBuilderCustomizer<ReactorClientHttpRequestFactoryBuilder> degradationReactorAttemptTimeoutCustomizer() {
+			ReactorAttemptTimeout timeout = new ReactorAttemptTimeout();
+			return (builder) -> builder.withHttpClientCustomizer(timeout);
 		}
 
 	}

@@ -40,9 +40,10 @@ public class DegradationClientProperties {
 	public static class Customizers {
 
 		/**
-		 * Whether the RestClient, WebClient and Apache HttpClient builders that Spring Boot
-		 * configures get the guards (and HttpClient its per-attempt timeouts and the guards' retry
-		 * strategy). Off, the guards are the application's to apply (DependencyGuards.call).
+		 * Whether the RestClient, WebClient and HTTP client builders that Spring Boot configures
+		 * get the guards (Apache HttpClient, the JDK's HttpClient and Reactor Netty their
+		 * per-attempt timeouts, Apache HttpClient the guards' retry strategy). Off, the guards are
+		 * the application's to apply (DependencyGuards.call).
 		 */
 		private boolean enabled = true;
 

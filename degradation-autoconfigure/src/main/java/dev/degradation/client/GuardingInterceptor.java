@@ -1,18 +1,22 @@
 package dev.degradation.client;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
+import dev.degradation.client.DependencyUnavailableException.Reason;
 import dev.degradation.overload.PassedPriority;
 import dev.degradation.overload.RequestPriority;
 
@@ -26,9 +30,16 @@ import dev.degradation.overload.RequestPriority;
  *
  * <p>Each attempt's time limit is offered to the HTTP client as its {@link AttemptLimit}. The
  * first call runs on the guards' bounded executor; once the client has shown that it enforces the
- * limit as its own per-request timeout (the starter's hook for Apache HttpClient does), the
- * calls run on their caller's thread and cost no thread of their own. Use one interceptor per
- * request factory: what it learns is its client's.
+ * limit as its own per-request timeout (the starter's hooks for Apache HttpClient, the JDK's
+ * {@code HttpClient} and Reactor Netty do: {@link HttpComponentsAttemptTimeout},
+ * {@link JdkAttemptTimeout}, {@link ReactorAttemptTimeout}), the calls run on their caller's
+ * thread and cost no thread of their own. Use one interceptor per request factory: what it learns
+ * is its client's.
+ *
+ * <p>The answer's body is read after the guard let the answer through, within the client's own
+ * timeout; should reading it fail (a body that stalls, a connection that breaks), the failure
+ * carries a {@link DependencyUnavailableException}, so the route answers with its fallback as for
+ * a call that got no answer at all.
  */
 public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 
@@ -81,11 +92,14 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 		if (priorityHeader != null && priority != null) {
 			request.getHeaders().set(priorityHeader, PassedPriority.header(priority));
 		}
+		long[] attemptEnd = new long[1];
 		try {
-			return guard.attempt(request.getMethod().name(), (Duration limit) -> {
+			ClientHttpResponse response = guard.attempt(request.getMethod().name(), (Duration limit) -> {
+				attemptEnd[0] = System.nanoTime() + limit.toNanos();
 				request.getHeaders().set(this.deadlineHeader, Long.toString(Math.max(1, limit.toMillis())));
 				return execution.execute(request, body);
 			}, this::judge, ClientHttpResponse::close, this.placement);
+			return new GuardedAnswer(response, guard.dependency().name(), attemptEnd[0]);
 		}
 		catch (UncheckedIOException ex) {
 			throw ex.getCause();
@@ -101,6 +115,97 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 			return CallOutcome.FAILURE;
 		}
 		return CallOutcome.ofHttpStatus(status.value(), response.getHeaders().getFirst("Retry-After"), this.clock);
+	}
+
+	/**
+	 * A guarded call's answer whose body, read after the guard let the answer through, fails as
+	 * the call would have: an I/O error while reading it (the client gave up on a body that
+	 * stalled, the connection broke) carries a {@link DependencyUnavailableException}, so the
+	 * route that required the dependency answers with its fallback rather than an error.
+	 */
+	private static final class GuardedAnswer implements ClientHttpResponse {
+
+		private final ClientHttpResponse answer;
+
+		private final String dependency;
+
+		private final long attemptEnd;
+
+		private @Nullable InputStream body;
+
+		GuardedAnswer(ClientHttpResponse answer, String dependency, long attemptEnd) {
+			this.answer = answer;
+			this.dependency = dependency;
+			this.attemptEnd = attemptEnd;
+		}
+
+		@Override
+		public HttpStatusCode getStatusCode() throws IOException {
+			return this.answer.getStatusCode();
+		}
+
+		@Override
+		public String getStatusText() throws IOException {
+			return this.answer.getStatusText();
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.answer.getHeaders();
+		}
+
+		@Override
+		public InputStream getBody() throws IOException {
+			InputStream body = this.body;
+			if (body == null) {
+				body = new FilterInputStream(this.answer.getBody()) {
+
+					@Override
+					public int read() throws IOException {
+						try {
+							return super.read();
+						}
+						catch (IOException | RuntimeException ex) {
+							throw broken(ex);
+						}
+					}
+
+					@Override
+					public int read(byte[] bytes, int offset, int length) throws IOException {
+						try {
+							return super.read(bytes, offset, length);
+						}
+						catch (IOException | RuntimeException ex) {
+							throw broken(ex);
+						}
+					}
+
+				};
+				this.body = body;
+			}
+			return body;
+		}
+
+		@Override
+		public void close() {
+			this.answer.close();
+		}
+
+		/**
+		 * The failure of a read, as an {@code IOException}: a client may also throw its own
+		 * unchecked exception from the stream (Reactor Netty's {@code ReadTimeoutException}).
+		 */
+		private IOException broken(Exception failure) {
+			// The client gives up at the limit by closing the body or by an error of its own: a
+			// failure past the limit is the limit's, whatever the client calls it.
+			boolean timedOut = DependencyGuard.isTimeout(failure) || System.nanoTime() - this.attemptEnd >= 0;
+			Reason reason = timedOut ? Reason.TIMEOUT : Reason.FAILED;
+			String message = "the answer's body " + (timedOut ? "did not arrive within the time limit" : "broke off")
+					+ ": " + failure.getMessage();
+			return new IOException(message,
+					new DependencyUnavailableException(this.dependency, reason, message, failure));
+		}
+
 	}
 
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
@@ -25,9 +25,13 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.ReactorClientHttpRequestFactory;
 
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.GuardExecutor;
+import dev.degradation.client.JdkAttemptTimeout;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 
@@ -108,7 +112,9 @@ class DegradationClientAutoConfigurationTests {
 			assertThat(context).hasNotFailed()
 				.hasSingleBean(DependencyGuards.class)
 				.doesNotHaveBean("degradationRestClientCustomizer")
-				.doesNotHaveBean("degradationHttpComponentsRetryCustomizer");
+				.doesNotHaveBean("degradationHttpComponentsRetryCustomizer")
+				.doesNotHaveBean("degradationJdkAttemptTimeoutPostProcessor")
+				.doesNotHaveBean("degradationReactorAttemptTimeoutCustomizer");
 			assertThat(context.getBean(DependencyGuards.class).call("data", () -> "answer")).isEqualTo("answer");
 		});
 	}
@@ -128,8 +134,33 @@ class DegradationClientAutoConfigurationTests {
 		this.runner.run((context) -> assertThat(context).hasBean("degradationHttpComponentsRetryCustomizer"));
 		this.runner.withClassLoader(new FilteredClassLoader(HttpClientBuilder.class))
 			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(ClientHttpRequestFactoryBuilderCustomizer.class)
+				.doesNotHaveBean("degradationHttpComponentsRetryCustomizer")
 				.hasSingleBean(DependencyGuards.class));
+	}
+
+	@Test
+	void withTheJdksClientEveryFactoryBootBuildsGivesGuardedRequestsTheirOwnTimeout() {
+		this.runner.withPropertyValues("spring.http.clients.imperative.factory=jdk")
+			.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class).build())
+				.isInstanceOf(JdkAttemptTimeout.class));
+		this.runner
+			.withPropertyValues("spring.http.clients.imperative.factory=jdk",
+					"degradation.client.customizers.enabled=false")
+			.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class).build())
+				.isInstanceOf(JdkClientHttpRequestFactory.class));
+		this.runner.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class).build())
+			.isInstanceOf(HttpComponentsClientHttpRequestFactory.class));
+	}
+
+	@Test
+	void withReactorNettyItsClientGetsThePerRequestTimeout() {
+		this.runner.withPropertyValues("spring.http.clients.imperative.factory=reactor")
+			.run((context) -> assertThat(context).hasBean("degradationReactorAttemptTimeoutCustomizer")
+				.getBean(ClientHttpRequestFactoryBuilder.class)
+				.satisfies((builder) -> assertThat(builder.build()).isInstanceOf(ReactorClientHttpRequestFactory.class)));
+		this.runner.withClassLoader(new FilteredClassLoader(reactor.netty.http.client.HttpClient.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean("degradationReactorAttemptTimeoutCustomizer"));
 	}
 
 	@Test

@@ -16,10 +16,12 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.core5.util.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.netty.http.client.HttpClient;
 
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.ReactorClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 import dev.degradation.engine.DegradationEngine;
@@ -30,29 +32,22 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Where a guarded {@code RestClient} call runs, with real HTTP clients against a dependency on
- * loopback. Through Apache HttpClient with the starter's {@link HttpComponentsAttemptTimeout}, the
- * first call shows that the client enforces the attempt's limit, and from then on calls run on
- * their caller's thread, a hanging one given up by HttpClient itself at the limit. Through a
- * client the starter cannot give a per-request timeout (the JDK's, as Spring's request factory
- * sets one timeout for all requests), every call runs on the guards' bounded executor, which
- * gives up at the limit.
+ * loopback. Through Apache HttpClient with the starter's {@link HttpComponentsAttemptTimeout},
+ * the JDK's client with {@link JdkAttemptTimeout} and Reactor Netty with
+ * {@link ReactorAttemptTimeout}, the first call shows that the client enforces the attempt's
+ * limit, and from then on calls run on their caller's thread, a hanging one given up by the client
+ * itself at the limit, and so is one whose answer stalls after its headers. Through a client the
+ * starter gave no per-request timeout (Spring's JDK factory as it is, with one timeout for all
+ * requests), every call runs on the guards' bounded executor, which gives up at the limit.
  */
 class AttemptTimeoutClientTests {
 
-	private static final Duration LIMIT = Duration.ofMillis(300);
+	/** Long enough for a live answer on loopback on a loaded machine: it bounds the body too. */
+	private static final Duration LIMIT = Duration.ofMillis(500);
 
 	private final LoopbackStub stub = LoopbackStub.start();
 
-	private final DependencyGuards guards = new DependencyGuards(
-			new DegradationEngine(ManifestLoader.standard().load("attempts.yaml", """
-					dependencies:
-					  guarded:
-					    base_url: "%s/guarded"
-					    call_timeout_ms: 300
-					    breaker: { minimum_calls: 100, window_size: 100 }
-					tiers: { t: { priority: 1, routes: [ { path: /x, method: GET, fallback: drop } ] } }
-					""".formatted(this.stub.url()).getBytes(StandardCharsets.UTF_8)), Clock.systemUTC()),
-			CircuitBreakerRegistry.ofDefaults(), TimeLimiterRegistry.ofDefaults(), RetryRegistry.ofDefaults());
+	private final DependencyGuards guards = guards(this.stub.url());
 
 	private final CloseableHttpClient apache = HttpClients.custom()
 		.addExecInterceptorFirst(HttpComponentsAttemptTimeout.NAME, new HttpComponentsAttemptTimeout())
@@ -87,7 +82,46 @@ class AttemptTimeoutClientTests {
 	}
 
 	@Test
-	void throughTheJdksClientEveryCallRunsOnTheBoundedExecutorWhichGivesUpAtTheLimit() {
+	void throughTheJdksClientCallsRunOnTheirCallersThreadOnceItHasClaimedTheLimit() {
+		assertCallsRunOnTheirCallersThreadAndAreGivenUpAtTheLimit(
+				new JdkAttemptTimeout(new JdkClientHttpRequestFactory(), null));
+	}
+
+	@Test
+	void throughReactorNettyCallsRunOnTheirCallersThreadOnceItHasClaimedTheLimit() {
+		this.stub.warmUpReactorNetty();
+		assertCallsRunOnTheirCallersThreadAndAreGivenUpAtTheLimit(
+				new ReactorClientHttpRequestFactory(new ReactorAttemptTimeout().apply(HttpClient.create())));
+	}
+
+	@Test
+	void throughTheJdksClientAnAnswerThatStallsAfterItsHeadersIsGivenUpAtTheLimit() {
+		assertAStalledBodyIsGivenUpAtTheLimit(new JdkAttemptTimeout(new JdkClientHttpRequestFactory(), null));
+	}
+
+	@Test
+	void throughReactorNettyAnAnswerThatStallsAfterItsHeadersIsGivenUpAtTheLimit() {
+		this.stub.warmUpReactorNetty();
+		assertAStalledBodyIsGivenUpAtTheLimit(
+				new ReactorClientHttpRequestFactory(new ReactorAttemptTimeout().apply(HttpClient.create())));
+	}
+
+	@Test
+	void throughApacheHttpClientAnAnswerThatStallsAfterItsHeadersIsGivenUpAtTheLimit() {
+		assertAStalledBodyIsGivenUpAtTheLimit(new HttpComponentsClientHttpRequestFactory(this.apache));
+	}
+
+	@Test
+	void theJdksClientKeepsItsConfiguredTimeoutWhenItIsShorter() {
+		assertThat(JdkAttemptTimeout.shorter(null, LIMIT)).isEqualTo(LIMIT);
+		assertThat(JdkAttemptTimeout.shorter(Duration.ZERO, LIMIT)).isEqualTo(LIMIT);
+		assertThat(JdkAttemptTimeout.shorter(Duration.ofMillis(100), LIMIT)).isEqualTo(Duration.ofMillis(100));
+		assertThat(JdkAttemptTimeout.shorter(Duration.ofSeconds(5), LIMIT)).isEqualTo(LIMIT);
+		assertThat(JdkAttemptTimeout.shorter(null, Duration.ZERO)).isEqualTo(Duration.ofMillis(1));
+	}
+
+	@Test
+	void throughSpringsJdkFactoryAsItIsEveryCallRunsOnTheBoundedExecutorWhichGivesUpAtTheLimit() {
 		RestClient client = client(new JdkClientHttpRequestFactory());
 		this.stub.answer(200, null);
 		assertThat(client.get().uri("/guarded/a").retrieve().body(String.class)).contains("live");
@@ -99,6 +133,64 @@ class AttemptTimeoutClientTests {
 			.isThrownBy(() -> client.get().uri("/guarded/c").retrieve().toBodilessEntity())
 			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT));
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LIMIT.plusMillis(200));
+	}
+
+	private void assertCallsRunOnTheirCallersThreadAndAreGivenUpAtTheLimit(ClientHttpRequestFactory requestFactory) {
+		RestClient client = client(requestFactory);
+		this.stub.answer(200, null);
+		assertThat(client.get().uri("/guarded/a").retrieve().body(String.class)).contains("live");
+		assertThat(client.get().uri("/guarded/b").retrieve().body(String.class)).contains("live");
+		assertThat(this.threads.get(0)).startsWith("degradation-call-");
+		assertThat(this.threads.get(1)).isEqualTo(Thread.currentThread().getName());
+		this.stub.hang = true;
+		long started = System.nanoTime();
+		assertThatExceptionOfType(DependencyUnavailableException.class)
+			.isThrownBy(() -> client.get().uri("/guarded/c").retrieve().toBodilessEntity())
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT));
+		Duration took = Duration.ofNanos(System.nanoTime() - started);
+		assertThat(took).isBetween(LIMIT.minusMillis(50), LIMIT.plusMillis(200));
+		assertThat(this.threads.get(2)).isEqualTo(Thread.currentThread().getName());
+		assertThat(this.guards.executor().active()).isZero();
+	}
+
+	/**
+	 * A dependency that sends its headers and the first byte of its body, then nothing: reading
+	 * the body fails at the attempt's limit with the guard's exception among its causes, which is
+	 * what gives the route its fallback.
+	 */
+	private void assertAStalledBodyIsGivenUpAtTheLimit(ClientHttpRequestFactory requestFactory) {
+		try (BlackHoleServer stalling = BlackHoleServer.headersThenHang();
+				DependencyGuards guards = guards(stalling.url())) {
+			RestClient client = RestClient.builder()
+				.baseUrl(stalling.url())
+				.requestFactory(requestFactory)
+				.requestInterceptor(
+						new GuardingInterceptor(guards, "x-envoy-expected-rq-timeout-ms", Clock.systemUTC()))
+				.build();
+			for (int i = 0; i < 3; i++) {
+				long started = System.nanoTime();
+				// The first call, on the executor, may time out on the headers on a loaded machine.
+				assertThatExceptionOfType(RuntimeException.class)
+					.isThrownBy(() -> client.get().uri("/guarded/body").retrieve().body(String.class))
+					.satisfies((ex) -> assertThat(DependencyUnavailableException.withoutAnswer(ex)).isNotNull()
+						.satisfies((refused) -> assertThat(refused.dependency()).isEqualTo("guarded")));
+				Duration took = Duration.ofNanos(System.nanoTime() - started);
+				// Apache HttpClient's and Reactor Netty's timeouts bound each wait for bytes: the
+				// limit runs again from the headers.
+				assertThat(took).as("call %d", i).isLessThan(LIMIT.multipliedBy(2).plusMillis(200));
+			}
+			assertThat(guards.executor().active()).isZero();
+		}
+	}
+
+	private static DependencyGuards guards(String url) {
+		String manifest = String.join("\n", "dependencies:", "  guarded:", "    base_url: \"" + url + "/guarded\"",
+				"    call_timeout_ms: " + LIMIT.toMillis(), "    breaker: { minimum_calls: 100, window_size: 100 }",
+				"tiers: { t: { priority: 1, routes: [ { path: /x, method: GET, fallback: drop } ] } }", "");
+		return new DependencyGuards(
+				new DegradationEngine(ManifestLoader.standard().load("attempts.yaml",
+						manifest.getBytes(StandardCharsets.UTF_8)), Clock.systemUTC()),
+				CircuitBreakerRegistry.ofDefaults(), TimeLimiterRegistry.ofDefaults(), RetryRegistry.ofDefaults());
 	}
 
 	@Test
@@ -117,9 +209,9 @@ class AttemptTimeoutClientTests {
 			.build();
 		RequestConfig limited = HttpComponentsAttemptTimeout.limited(configured, LIMIT);
 		assertThat(limited.getResponseTimeout()).isEqualTo(Timeout.ofMilliseconds(100));
-		assertThat(limited.getConnectionRequestTimeout().toMilliseconds()).isEqualTo(300);
+		assertThat(limited.getConnectionRequestTimeout().toMilliseconds()).isEqualTo(LIMIT.toMillis());
 		assertThat(HttpComponentsAttemptTimeout.limited(RequestConfig.DEFAULT, LIMIT).getResponseTimeout()
-			.convert(TimeUnit.MILLISECONDS)).isEqualTo(300);
+			.convert(TimeUnit.MILLISECONDS)).isEqualTo(LIMIT.toMillis());
 	}
 
 	/**

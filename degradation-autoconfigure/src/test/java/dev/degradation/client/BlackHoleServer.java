@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A dependency on loopback that accepts every connection, reads every request and never answers,
  * on one thread of its own whatever the number of connections (a stub with a thread per hanging
  * request would add the very threads a load test counts). A connection its client closes is
- * closed too.
+ * closed too. {@linkplain #headersThenHang() Another} answers the headers of a 200 and the
+ * first byte of its body, then hangs: a dependency that stalls in the middle of its answer.
  */
 final class BlackHoleServer implements AutoCloseable {
 
@@ -31,7 +32,11 @@ final class BlackHoleServer implements AutoCloseable {
 
 	final AtomicInteger connections = new AtomicInteger();
 
-	private BlackHoleServer() throws IOException {
+	/** What a connection is answered once it sent something, or {@code null} for nothing. */
+	private final byte[] partialAnswer;
+
+	private BlackHoleServer(byte[] partialAnswer) throws IOException {
+		this.partialAnswer = partialAnswer;
 		this.selector = Selector.open();
 		this.server = ServerSocketChannel.open();
 		this.server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
@@ -43,8 +48,22 @@ final class BlackHoleServer implements AutoCloseable {
 	}
 
 	static BlackHoleServer start() {
+		return start(null);
+	}
+
+	/**
+	 * Start a dependency that sends the headers of a 200 with a JSON body of 1,000 bytes, the
+	 * body's first byte, and nothing more.
+	 * @return the running dependency
+	 */
+	static BlackHoleServer headersThenHang() {
+		return start(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+			.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+	}
+
+	private static BlackHoleServer start(byte[] partialAnswer) {
 		try {
-			return new BlackHoleServer();
+			return new BlackHoleServer(partialAnswer);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -76,10 +95,16 @@ final class BlackHoleServer implements AutoCloseable {
 					else if (key.isValid() && key.isReadable()) {
 						SocketChannel connection = (SocketChannel) key.channel();
 						discarded.clear();
-						if (read(connection, discarded) < 0) {
+						int read = read(connection, discarded);
+						if (read < 0) {
 							key.cancel();
 							this.open.remove(connection);
 							connection.close();
+						}
+						else if (read > 0 && this.partialAnswer != null && key.attachment() == null) {
+							// Small enough for the socket's buffer: written at once.
+							key.attach(Boolean.TRUE);
+							connection.write(ByteBuffer.wrap(this.partialAnswer));
 						}
 					}
 				}

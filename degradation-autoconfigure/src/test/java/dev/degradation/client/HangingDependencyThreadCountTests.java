@@ -20,14 +20,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -42,8 +44,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * A dependency that hangs, under 200 requests a second for 10 s, on a real embedded server: the
  * guarded calls cost no thread of their own. The application's {@code RestClient} comes from
- * Boot's builder over Apache HttpClient, which enforces each attempt's time limit itself, so
- * the calls wait on their request's thread. The live platform threads other than the server's
+ * Boot's builder over the HTTP client a subclass has Boot pick (Apache HttpClient, the JDK's
+ * {@code HttpClient}, Reactor Netty), which enforces each attempt's time limit itself with the
+ * starter's hook, so the calls wait on their request's thread. The live platform threads other than the server's
  * own request threads (which a blocking request holds whatever the guard does) are counted
  * before the load and every 20 ms during it, and may grow by a small constant only; no thread of
  * the guards' executor is added. Every answer is the route's fallback, and each guarded call
@@ -57,8 +60,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * 300 ms late): on a machine shared with heavier work a request waits for a processor, not for
  * the guard, and the test then says so and skips that part.
  *
- * <p>Run on platform threads ({@link HangingDependencyOnPlatformThreadsTests}) and, by a JDK 21 or
- * later, on virtual threads ({@link HangingDependencyOnVirtualThreadsTests}).
+ * <p>Run over Apache HttpClient on platform threads ({@link HangingDependencyOnPlatformThreadsTests})
+ * and, by a JDK 21 or later, on virtual threads ({@link HangingDependencyOnVirtualThreadsTests});
+ * over the JDK's client ({@link HangingDependencyOnJdkClientTests}) and over Reactor Netty
+ * ({@link HangingDependencyOnReactorNettyTests}) on platform threads.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		classes = HangingDependencyThreadCountTests.StalledApplication.class,
@@ -86,6 +91,10 @@ abstract class HangingDependencyThreadCountTests {
 	/** Threads the load may add beyond the server's request threads. */
 	private static final int EXTRA_THREADS = 10;
 
+	/**
+	 * One black hole for every subclass run in the JVM, never closed (a daemon thread): closed
+	 * after the first subclass, it would refuse the next ones' calls, which then fail at once.
+	 */
 	private static final BlackHoleServer dependency = BlackHoleServer.start();
 
 	@LocalServerPort
@@ -102,16 +111,24 @@ abstract class HangingDependencyThreadCountTests {
 		registry.add("stub.url", dependency::url);
 	}
 
-	@AfterAll
-	static void stopDependency() {
-		dependency.close();
-	}
-
 	/**
 	 * Return whether the server is expected to serve requests on virtual threads.
 	 * @return whether it runs on virtual threads
 	 */
 	abstract boolean virtualThreads();
+
+	/**
+	 * Return the request factory Boot's builder is expected to build for the application.
+	 * @return its type
+	 */
+	Class<? extends ClientHttpRequestFactory> requestFactory() {
+		return HttpComponentsClientHttpRequestFactory.class;
+	}
+
+	@Test
+	void theApplicationsClientIsTheExpectedOne(@Autowired ClientHttpRequestFactoryBuilder<?> builder) {
+		assertThat(builder.build()).isInstanceOf(requestFactory());
+	}
 
 	@Test
 	void aHangingDependencyUnderLoadAddsNoThreadsAndEveryCallerGetsTheFallbackInTime() throws Exception {
@@ -123,13 +140,14 @@ abstract class HangingDependencyThreadCountTests {
 			HttpResponse<String> thread = send(http, "/api/warm-up").get(10, TimeUnit.SECONDS);
 			assertThat(thread.body().startsWith("VirtualThread")).as(thread.body()).isEqualTo(virtualThreads());
 			// The client's classes and connections, and the first guarded call through it,
-			// which shows the interceptor that Apache HttpClient enforces the limit.
+			// which shows the interceptor that the client enforces the limit.
 			for (int i = 0; i < 10; i++) {
 				assertFallback(send(http, "/api/stalled").get(10, TimeUnit.SECONDS));
 			}
 			List<Integer> others = new CopyOnWriteArrayList<>();
 			List<Integer> calls = new CopyOnWriteArrayList<>();
 			List<Integer> requests = new CopyOnWriteArrayList<>();
+			List<Integer> workers = new CopyOnWriteArrayList<>();
 			CountDownLatch sampled = new CountDownLatch(1);
 			AtomicLong due = new AtomicLong(System.nanoTime());
 			AtomicLong late = new AtomicLong();
@@ -141,11 +159,13 @@ abstract class HangingDependencyThreadCountTests {
 				others.add(count.others());
 				calls.add(count.guardCalls());
 				requests.add(count.serverRequests());
+				workers.add(count.clientWorkers());
 				sampled.countDown();
 				due.set(System.nanoTime() + SAMPLING.toNanos());
 			}, 0, SAMPLING.toMillis(), TimeUnit.MILLISECONDS);
 			assertThat(sampled.await(10, TimeUnit.SECONDS)).isTrue();
 			ThreadCount before = ThreadCount.now();
+			int connectionsBefore = dependency.connections.get();
 			long cpuBefore = processCpuTime();
 			long wallBefore = System.nanoTime();
 			this.callTimes.clear();
@@ -173,6 +193,7 @@ abstract class HangingDependencyThreadCountTests {
 			int peak = others.stream().mapToInt(Integer::intValue).max().orElseThrow();
 			int peakCalls = calls.stream().mapToInt(Integer::intValue).max().orElseThrow();
 			int peakRequests = requests.stream().mapToInt(Integer::intValue).max().orElseThrow();
+			int peakWorkers = workers.stream().mapToInt(Integer::intValue).max().orElseThrow();
 			List<Answer> answered = answers.stream().filter(CompletableFuture::isDone).map(CompletableFuture::join).toList();
 			List<String> wrong = answered.stream().map(Answer::wrong).filter((answer) -> answer != null).toList();
 			List<String> failures = answered.stream().map(Answer::failure).filter((failure) -> failure != null).toList();
@@ -181,19 +202,21 @@ abstract class HangingDependencyThreadCountTests {
 			Duration slowestCall = percentile(callTimes, 100);
 			Duration starved = Duration.ofNanos(late.get());
 			System.out.printf("%s threads: before %d other + %d server request threads; during (peak of %d samples) "
-					+ "%d other, %d server request threads, %d guard call threads; %d requests, %d done, %d answers not "
+					+ "%d other, %d server request threads, %d guard call threads (%d before), %d JDK client workers "
+					+ "(%d before); %d requests, %d done, %d answers not "
 					+ "the fallback, %d without an answer, done in %d ms (median), %d ms (99th percentile), %d ms (slowest); guarded calls "
 					+ "%d ms (median), %d ms (99th), %d ms (slowest) of %d; executor refusals %d; connections to the "
 					+ "dependency %d; a runnable thread waited up to %d ms for a processor; process CPU %d ms in %d ms, "
 					+ "load average %.1f%n",
 					virtualThreads() ? "virtual" : "platform", before.others(), before.serverRequests(), others.size(),
-					peak, peakRequests, peakCalls, REQUESTS, answered.size(), wrong.size(), failures.size(),
+					peak, peakRequests, peakCalls, before.guardCalls(), peakWorkers, before.clientWorkers(), REQUESTS, answered.size(), wrong.size(), failures.size(),
 					percentile(took, 50).toMillis(), percentile(took, 99).toMillis(), percentile(took, 100).toMillis(),
 					percentile(callTimes, 50).toMillis(), percentile(callTimes, 99).toMillis(), slowestCall.toMillis(),
-					callTimes.size(), this.guards.executor().rejected(), dependency.connections.get(),
+					callTimes.size(), this.guards.executor().rejected(), dependency.connections.get() - connectionsBefore,
 					starved.toMillis(), cpu / 1_000_000, wall / 1_000_000,
 					ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-			// The threads, whatever the machine: only the server's own request threads grew.
+			// The threads, whatever the machine: only the server's own request threads grew (and,
+			// over the JDK's client, the client's own worker pool, reported above).
 			assertThat(peak).isLessThanOrEqualTo(before.others() + EXTRA_THREADS);
 			assertThat(peakCalls).isLessThanOrEqualTo(before.guardCalls());
 			assertThat(this.guards.executor().rejected()).isZero();
@@ -282,9 +305,12 @@ abstract class HangingDependencyThreadCountTests {
 
 	/**
 	 * The live platform threads of the JVM (virtual threads are not enumerated; their carriers are),
-	 * split into the server's request threads and the others.
+	 * split into the server's request threads, the JDK {@code HttpClient}'s own workers (its
+	 * default executor, a cached pool that grows with the completions it has to deliver at once,
+	 * with or without the guard) and the others; the threads of the guards' executor are among
+	 * the others and counted apart too.
 	 */
-	private record ThreadCount(int serverRequests, int others, int guardCalls) {
+	record ThreadCount(int serverRequests, int others, int guardCalls, int clientWorkers) {
 
 		static ThreadCount now() {
 			// All live platform threads by the JVM's own count, carriers of virtual threads among
@@ -293,6 +319,7 @@ abstract class HangingDependencyThreadCountTests {
 			int live = ManagementFactory.getThreadMXBean().getThreadCount();
 			int requests = 0;
 			int calls = 0;
+			int workers = 0;
 			ThreadGroup root = Thread.currentThread().getThreadGroup();
 			while (root.getParent() != null) {
 				root = root.getParent();
@@ -307,8 +334,11 @@ abstract class HangingDependencyThreadCountTests {
 				if (name.startsWith("degradation-call-")) {
 					calls++;
 				}
+				if (name.startsWith("HttpClient-") && name.contains("-Worker-")) {
+					workers++;
+				}
 			}
-			return new ThreadCount(requests, live - requests, calls);
+			return new ThreadCount(requests, live - requests - workers, calls, workers);
 		}
 
 	}
