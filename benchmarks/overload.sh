@@ -185,7 +185,8 @@ for threads in "${THREADS[@]}"; do
 	elif [[ $threads == webflux ]]; then
 		java=$PLATFORM_JAVA
 		jar=sample-reactive/target/sample-reactive.jar
-		thread_flags=()
+		# The reactive sample runs without admission unless asked (its application.properties).
+		thread_flags=(--degradation.overload.enabled=true)
 	else
 		java=$PLATFORM_JAVA
 		thread_flags=()

@@ -1,0 +1,83 @@
+package dev.degradation.samplereactive;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The reactive sample's capacity-limited checkout (the overload harness's twin of the shop's)
+ * with admission on, as the harness runs it: a burst beyond what the one connection serves is
+ * served in turn or refused at once with {@code Retry-After}, and no refused request does work.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "degradation.overload.enabled=true")
+class ReactiveCatalogOverloadTests {
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@LocalServerPort
+	int port;
+
+	@Test
+	void aBurstOfCheckoutsIsServedOneConnectionAtATimeOrRefusedAtOnceWithRetryAfter() throws Exception {
+		long before = capacity("completed");
+		List<CompletableFuture<HttpResponse<String>>> burst = new ArrayList<>();
+		for (int i = 0; i < 60; i++) {
+			burst.add(this.http.sendAsync(HttpRequest.newBuilder(uri("/api/checkout")).timeout(Duration.ofSeconds(20)).build(),
+					HttpResponse.BodyHandlers.ofString()));
+		}
+		int live = 0;
+		int refused = 0;
+		for (CompletableFuture<HttpResponse<String>> answer : burst) {
+			HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
+			if (response.statusCode() == 200) {
+				assertThat(response.headers().firstValue("X-Degraded")).isEmpty();
+				assertThat(response.body()).contains("\"source\":\"live\"");
+				live++;
+			}
+			else {
+				assertThat(response.statusCode()).isEqualTo(503);
+				assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+				assertThat(response.headers().firstValue("X-Degraded")).hasValue("true");
+				refused++;
+			}
+		}
+		assertThat(live + refused).isEqualTo(60);
+		assertThat(live).isPositive();
+		// Every checkout served held the one connection its 20 ms; none refused did any work.
+		long served = live;
+		await().atMost(Duration.ofSeconds(10)).until(() -> capacity("completed") - before == served);
+		assertThat(capacity("heldMillis")).isGreaterThanOrEqualTo(20);
+	}
+
+	private long capacity(String field) throws Exception {
+		String body = this.http
+			.send(HttpRequest.newBuilder(uri("/demo/capacity")).timeout(Duration.ofSeconds(10)).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
+		Matcher matcher = Pattern.compile("\"" + field + "\":([0-9]+)").matcher(body);
+		assertThat(matcher.find()).as(body).isTrue();
+		return Long.parseLong(matcher.group(1));
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + this.port + path);
+	}
+
+}
