@@ -64,21 +64,7 @@ class AttemptTimeoutClientTests {
 
 	@Test
 	void throughApacheHttpClientCallsRunOnTheirCallersThreadOnceItHasClaimedTheLimit() {
-		RestClient client = client(new HttpComponentsClientHttpRequestFactory(this.apache));
-		this.stub.answer(200, null);
-		assertThat(client.get().uri("/guarded/a").retrieve().body(String.class)).contains("live");
-		assertThat(client.get().uri("/guarded/b").retrieve().body(String.class)).contains("live");
-		assertThat(this.threads.get(0)).startsWith("degradation-call-");
-		assertThat(this.threads.get(1)).isEqualTo(Thread.currentThread().getName());
-		this.stub.hang = true;
-		long started = System.nanoTime();
-		assertThatExceptionOfType(DependencyUnavailableException.class)
-			.isThrownBy(() -> client.get().uri("/guarded/c").retrieve().toBodilessEntity())
-			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT));
-		Duration took = Duration.ofNanos(System.nanoTime() - started);
-		assertThat(took).isBetween(LIMIT.minusMillis(50), LIMIT.plusMillis(200));
-		assertThat(this.threads.get(2)).isEqualTo(Thread.currentThread().getName());
-		assertThat(this.guards.executor().active()).isZero();
+		assertCallsRunOnTheirCallersThreadAndAreGivenUpAtTheLimit(new HttpComponentsClientHttpRequestFactory(this.apache));
 	}
 
 	@Test

@@ -167,8 +167,10 @@ class PriorityPassingIntegrationTests {
 		System.out.println("[priority] callee served " + handlers.work + ", refused best-effort " + bestEffortRefused
 				+ ", refused core " + coreRefused + "; caller answers " + answers);
 		// The callee accounts for every call it did not serve as refused (a 503, the route being core),
-		// and tells by the priority the caller passed which calls it served.
-		assertThat(handlers.work.keySet()).containsOnly("core", "1");
+		// and tells by the priority the caller passed which calls it served: the core's, and those
+		// best-effort calls that came while fewer requests than their share were in flight (which
+		// may be none).
+		assertThat(handlers.work.keySet()).contains("core").isSubsetOf("core", "1");
 		assertThat(refused).isEqualTo(coreRefused + bestEffortRefused);
 		assertThat(admission.shed() - shedBefore).as("fallbacks: none, the callee's route is core").isZero();
 		assertThat(count(answers, "/api/best-effort live")).isEqualTo(bestEffortServed);
