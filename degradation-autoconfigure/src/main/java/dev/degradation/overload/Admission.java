@@ -431,6 +431,14 @@ public final class Admission {
 	}
 
 	/**
+	 * Whether admission serves requests now: one is in flight, or one waits for a place.
+	 * @return whether it serves any
+	 */
+	public boolean serving() {
+		return this.inflight.get() > 0 || this.waiting.get() > 0;
+	}
+
+	/**
 	 * Whether admission is saturated now: every place is taken, or a request waits for one.
 	 * @return whether it is saturated
 	 */

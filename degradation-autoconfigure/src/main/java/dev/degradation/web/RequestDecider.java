@@ -156,11 +156,7 @@ public final class RequestDecider {
 	public boolean serving() {
 		OverloadSignal overload = this.overload;
 		OverloadSignal.Active active = (overload != null) ? overload.active() : null;
-		if (active == null) {
-			return false;
-		}
-		Admission admission = active.admission();
-		return admission.inflight() > 0 || admission.waiting() > 0;
+		return active != null && active.admission().serving();
 	}
 
 	/**

@@ -79,6 +79,9 @@ final class CheapAnswerGate {
 
 	private final long minTurnNanos;
 
+	/** How stale {@link #servingSeenAt} may be, a small part of {@link #HOLD_NANOS}. */
+	private static final long SEEN_PRECISION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
 	/** When an admitted request was last seen in flight by a cheap answer; only they write it. */
 	private volatile long servingSeenAt;
 
@@ -115,7 +118,11 @@ final class CheapAnswerGate {
 	boolean enter(long deadlineNanos, boolean serving) {
 		long now = System.nanoTime();
 		if (serving) {
-			this.servingSeenAt = now;
+			// Written at most once a millisecond: under a flood every cheap answer comes here, and
+			// a write each would bounce the field's cache line between the cores.
+			if (now - this.servingSeenAt > SEEN_PRECISION_NANOS) {
+				this.servingSeenAt = now;
+			}
 		}
 		else if (now - this.servingSeenAt > HOLD_NANOS) {
 			return false;

@@ -66,8 +66,11 @@ class CheapAnswerGateTests {
 	void turnsAreTakenWhileAdmittedRequestsAreServedAndShortlyAfterNotOtherwise() {
 		CheapAnswerGate gate = gate(1);
 		assertThat(gate.enter(-1)).as("the only turn, taken").isTrue();
+		long waited = System.nanoTime();
 		assertThat(gate.enter(TimeUnit.MILLISECONDS.toNanos(20), true))
 			.as("under work: waits for the taken turn and goes without one").isFalse();
+		assertThat(System.nanoTime() - waited).as("waited its 20 ms for the turn")
+			.isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
 		long seen = System.nanoTime();
 		boolean turn = gate.enter(TimeUnit.MILLISECONDS.toNanos(20), false);
 		if (System.nanoTime() - seen < CheapAnswerGate.HOLD_NANOS) {
