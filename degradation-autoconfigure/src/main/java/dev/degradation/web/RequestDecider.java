@@ -150,38 +150,46 @@ public final class RequestDecider {
 
 	/**
 	 * Return whether a request's body is to be read whole before the request is decided: under
-	 * admission, a body of a declared length up to the read-ahead bound, and not a form (which the
-	 * server parses from its own stream, past any wrapper).
+	 * admission, a body of a declared length up to the read-ahead bound, not a form (which the
+	 * server parses from its own stream, past any wrapper), and not to the Actuator's base path
+	 * (never admitted, so its body holds no place).
+	 * @param request the request
 	 * @param contentLength the body's declared length, {@code -1} when not declared
 	 * @param contentType the body's content type, or {@code null}
 	 * @return whether to read it first
 	 */
-	public boolean readsBodyFirst(long contentLength, @Nullable String contentType) {
+	public boolean readsBodyFirst(RequestView request, long contentLength, @Nullable String contentType) {
 		if (contentLength <= 0 || contentLength > this.readAheadBytes || this.overload == null
 				|| this.overload.active() == null) {
 			return false;
 		}
-		return contentType == null || !(contentType.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33)
-				|| contentType.regionMatches(true, 0, "multipart/", 0, 10));
+		if (contentType != null && (contentType.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33)
+				|| contentType.regionMatches(true, 0, "multipart/", 0, 10))) {
+			return false;
+		}
+		return this.reserved == null || !this.reserved.matches(request.pathWithinApplication());
 	}
 
 	/**
-	 * Return the answer to a request whose body did not arrive within the body time-out before
+	 * Return how long a body read before admission may take to arrive: the body time-out, and
+	 * never past its caller's deadline. Past it, the request is answered {@link #bodyTooSlow()}.
+	 * @param request the request
+	 * @return the bound, in nanoseconds
+	 */
+	public long bodyTimeoutNanos(RequestView request) {
+		long deadline = deadline(request);
+		long timeout = this.bodyTimeoutNanos;
+		return (deadline <= 0) ? timeout : Math.min(deadline, timeout);
+	}
+
+	/**
+	 * Return the answer to a request whose body did not arrive within its bound before
 	 * admission: {@code 408 Request Timeout}, and the connection closed, since the rest of the
 	 * body is never read.
 	 * @return the answer
 	 */
 	public Answer bodyTooSlow() {
 		return BODY_TOO_SLOW;
-	}
-
-	/**
-	 * Return how long a body read before admission may take to arrive: past it, the request is
-	 * answered {@code 408 Request Timeout} and its connection closed.
-	 * @return the bound, in nanoseconds
-	 */
-	public long bodyTimeoutNanos() {
-		return this.bodyTimeoutNanos;
 	}
 
 	/**

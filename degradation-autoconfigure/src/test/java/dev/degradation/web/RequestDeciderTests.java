@@ -128,17 +128,20 @@ class RequestDeciderTests {
 	@Test
 	void aBodyIsReadFirstUnderAdmissionUpToTheReadAheadBoundAndNeverAForm() {
 		this.decider.setBodyLimits(Duration.ofSeconds(2), 1024);
-		assertThat(this.decider.readsBodyFirst(1024, "application/json")).isTrue();
-		assertThat(this.decider.readsBodyFirst(10, null)).isTrue();
-		assertThat(this.decider.readsBodyFirst(1025, "application/json")).as("larger: read after").isFalse();
-		assertThat(this.decider.readsBodyFirst(-1, "application/json")).as("chunked: read after").isFalse();
-		assertThat(this.decider.readsBodyFirst(0, "application/json")).isFalse();
-		assertThat(this.decider.readsBodyFirst(10, "Application/X-WWW-Form-Urlencoded; charset=UTF-8")).isFalse();
-		assertThat(this.decider.readsBodyFirst(10, "multipart/form-data; boundary=x")).isFalse();
-		assertThat(this.decider.bodyTimeoutNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(2));
+		assertThat(this.decider.readsBodyFirst(new Get(null), 1024, "application/json")).isTrue();
+		assertThat(this.decider.readsBodyFirst(new Get(null), 10, null)).isTrue();
+		assertThat(this.decider.readsBodyFirst(new Get(null), 1025, "application/json")).as("larger: read after").isFalse();
+		assertThat(this.decider.readsBodyFirst(new Get(null), -1, "application/json")).as("chunked: read after").isFalse();
+		assertThat(this.decider.readsBodyFirst(new Get(null), 0, "application/json")).isFalse();
+		assertThat(this.decider.readsBodyFirst(new Get(null), 10, "Application/X-WWW-Form-Urlencoded; charset=UTF-8")).isFalse();
+		assertThat(this.decider.readsBodyFirst(new Get(null), 10, "multipart/form-data; boundary=x")).isFalse();
+		assertThat(this.decider.bodyTimeoutNanos(new Get(null))).isEqualTo(TimeUnit.SECONDS.toNanos(2));
+		assertThat(this.decider.bodyTimeoutNanos(new Get("500"))).as("never past the caller's deadline")
+			.isEqualTo(TimeUnit.MILLISECONDS.toNanos(500));
+		assertThat(this.decider.bodyTimeoutNanos(new Get("5000"))).isEqualTo(TimeUnit.SECONDS.toNanos(2));
 		RequestDecider withoutAdmission = new RequestDecider(this.engine, RouteTable.compile(this.engine.manifest()),
 				null, null, DEADLINE, Duration.ofSeconds(30));
-		assertThat(withoutAdmission.readsBodyFirst(10, "application/json")).isFalse();
+		assertThat(withoutAdmission.readsBodyFirst(new Get(null), 10, "application/json")).isFalse();
 	}
 
 	@Test

@@ -100,21 +100,22 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 			return carryOut(exchange, chain, null, decision);
 		}
 		ServerHttpRequest request = exchange.getRequest();
-		if (this.decider.readsBodyFirst(request.getHeaders().getContentLength(),
+		ExchangeView received = new ExchangeView(request);
+		if (this.decider.readsBodyFirst(received, request.getHeaders().getContentLength(),
 				request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE))) {
 			// A body that arrives slowly holds no place in admission: it is read before.
-			return ArrivedBody.read(request, this.decider.bodyTimeoutNanos())
+			return ArrivedBody.read(request, this.decider.bodyTimeoutNanos(received))
 				.map(Optional::of)
 				.onErrorResume(TimeoutException.class, (ex) -> Mono.just(Optional.empty()))
 				.flatMap((Optional<ServerHttpRequest> arrived) -> arrived.isPresent()
-						? decided(exchange.mutate().request(arrived.get()).build(), chain)
+						? decided(exchange.mutate().request(arrived.get()).build(), chain,
+								new ExchangeView(arrived.get()))
 						: write(exchange.getResponse(), this.decider.bodyTooSlow()));
 		}
-		return decided(exchange, chain);
+		return decided(exchange, chain, received);
 	}
 
-	private Mono<Void> decided(ServerWebExchange exchange, WebFilterChain chain) {
-		ExchangeView view = new ExchangeView(exchange.getRequest());
+	private Mono<Void> decided(ServerWebExchange exchange, WebFilterChain chain, ExchangeView view) {
 		Decision decision = this.decider.decide(view);
 		if (decision instanceof Decision.Wait wait) {
 			// The wait is a timer: the future completes empty when the time is up, and either the

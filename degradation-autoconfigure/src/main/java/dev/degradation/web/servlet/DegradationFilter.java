@@ -91,19 +91,25 @@ public class DegradationFilter implements Filter {
 		// A healthy service's request is let through without reading it, or allocating.
 		Decision decision = this.decider.withoutLookup();
 		ServletRequestView view = null;
-		if (decision == null && this.decider.readsBodyFirst(httpRequest.getContentLengthLong(),
-				httpRequest.getContentType())) {
-			// A body that arrives slowly holds this thread, never a place in admission.
-			ArrivedBodyRequest arrived = ArrivedBodyRequest.read(httpRequest, httpRequest.getContentLength(),
-					this.decider.bodyTimeoutNanos());
-			if (arrived == null) {
-				write(httpResponse, this.decider.bodyTooSlow());
-				return;
-			}
-			httpRequest = arrived;
-		}
 		if (decision == null) {
 			view = new ServletRequestView(httpRequest);
+			if (this.decider.readsBodyFirst(view, httpRequest.getContentLengthLong(), httpRequest.getContentType())) {
+				// A body that arrives slowly holds this thread, never a place in admission.
+				ArrivedBodyRequest arrived;
+				try {
+					arrived = ArrivedBodyRequest.read(httpRequest, httpRequest.getContentLength(),
+							this.decider.bodyTimeoutNanos(view));
+				}
+				finally {
+					view.release();
+				}
+				if (arrived == null) {
+					write(httpResponse, this.decider.bodyTooSlow());
+					return;
+				}
+				httpRequest = arrived;
+				view = new ServletRequestView(httpRequest);
+			}
 			try {
 				decision = this.decider.decide(view);
 			}
