@@ -303,6 +303,7 @@ public final class DegradationAutoConfiguration {
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);
+			decider.setBodyLimits(properties.getBody().getTimeout(), properties.getBody().getReadAhead().toBytes());
 			return decider;
 		}
 

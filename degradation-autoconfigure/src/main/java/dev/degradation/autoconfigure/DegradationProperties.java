@@ -11,6 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.Assert;
 import org.springframework.util.unit.DataSize;
 
+import dev.degradation.web.RequestDecider;
+
 import dev.degradation.engine.SwitchState;
 import dev.degradation.web.servlet.DegradationFilter;
 import dev.degradation.web.StaleAnswers;
@@ -57,6 +59,8 @@ public class DegradationProperties {
 	private final Overrides overrides = new Overrides();
 
 	private final Deadline deadline = new Deadline();
+
+	private final Body body = new Body();
 
 	private final Overload overload = new Overload();
 
@@ -113,6 +117,10 @@ public class DegradationProperties {
 
 	public Deadline getDeadline() {
 		return this.deadline;
+	}
+
+	public Body getBody() {
+		return this.body;
 	}
 
 	public Overload getOverload() {
@@ -392,6 +400,48 @@ public class DegradationProperties {
 		public void setMax(Duration max) {
 			Assert.isTrue(max.compareTo(Duration.ZERO) > 0, "'max' must be greater than 0");
 			this.max = max;
+		}
+
+	}
+
+	/**
+	 * Settings of how long a request's body may take to arrive under admission, so that a
+	 * caller's slowness never holds one of admission's places.
+	 */
+	public static class Body {
+
+		/**
+		 * Longest a request's body may take to arrive: a body up to 'read-ahead' is read before
+		 * the request is admitted and answered 408 (connection closed) when it is not in within
+		 * this time; a larger or chunked one is read after admission and fails with 408 (or the
+		 * application's answer to the read error) this long after admission, or at its caller's
+		 * deadline when that is shorter.
+		 */
+		private Duration timeout = RequestDecider.DEFAULT_BODY_TIMEOUT;
+
+		/**
+		 * Largest body of a declared length read whole before its request is admitted; 0 reads
+		 * none first. Form bodies are never read first (the server parses them itself).
+		 */
+		private DataSize readAhead = DataSize.ofBytes(RequestDecider.DEFAULT_READ_AHEAD_BYTES);
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			Assert.isTrue(timeout.compareTo(Duration.ZERO) > 0, "'timeout' must be greater than 0");
+			this.timeout = timeout;
+		}
+
+		public DataSize getReadAhead() {
+			return this.readAhead;
+		}
+
+		public void setReadAhead(DataSize readAhead) {
+			Assert.isTrue(readAhead.toBytes() >= 0 && readAhead.toBytes() <= Integer.MAX_VALUE - 8,
+					"'read-ahead' must be between 0 and 2GB");
+			this.readAhead = readAhead;
 		}
 
 	}

@@ -24,8 +24,9 @@ import dev.degradation.manifest.Overload;
  * {@link Limiter.Listener} for every admitted request, which reports how it ended:
  * {@link Limiter.Listener#onSuccess() success} (its latency is a sample of the limit),
  * {@link Limiter.Listener#onIgnore() ignore} (an error, a caller that left, the refusal fallback:
- * no sample) or {@link Limiter.Listener#onDropped() dropped} (it outlived its caller: the limit
- * comes down).
+ * no sample) or {@link Limiter.Listener#onDropped() dropped} (the service itself was too slow:
+ * the limit comes down). {@link Admitted#ended} is the one rule by which a request's end is judged:
+ * nothing its caller chose (a deadline, a slow body, an error of its own making) is a sample.
  *
  * <p>Partitions are ceilings, not guarantees: the partition of rank {@code r} of {@code n}
  * degradable ranks admits a request only while fewer than {@code limit * (r + 1) / (n + 1)}
@@ -309,10 +310,9 @@ public final class Admission {
 		}
 	}
 
-	private void release(Admitted request, @Nullable Boolean dropped) {
+	private void release(Admitted request, @Nullable Boolean dropped, long serviceNanos) {
 		if (dropped != null) {
-			long now = this.nanoTime.getAsLong();
-			this.limit.onSample(request.start, Math.max(1, now - request.start), request.inflightAtStart, dropped);
+			this.limit.onSample(request.start, Math.max(1, serviceNanos), request.inflightAtStart, dropped);
 			(dropped ? this.dropped : this.succeeded).increment();
 		}
 		else {
@@ -374,8 +374,9 @@ public final class Admission {
 	}
 
 	/**
-	 * Return how many admitted requests ended in a way the limit ignores: an error, a caller that
-	 * left, the refusal fallback.
+	 * Return how many admitted requests ended in a way the limit ignores: an error (a 4xx of the
+	 * request's own making too), a caller that left, the refusal fallback, an end after the
+	 * caller's own deadline.
 	 * @return the count since start
 	 */
 	public long ignored() {
@@ -383,7 +384,8 @@ public final class Admission {
 	}
 
 	/**
-	 * Return how many admitted requests were dropped: they outlived their caller's deadline.
+	 * Return how many admitted requests were dropped: the service worked on them longer than its
+	 * own bound of a long request, or gave them up itself.
 	 * @return the count since start
 	 */
 	public long dropped() {
@@ -519,6 +521,12 @@ public final class Admission {
 
 		private volatile int ended;
 
+		/**
+		 * How long the request waited for its caller's body after its admission: the caller's
+		 * time, not the service's. Written by the one reader of the body at a time.
+		 */
+		private volatile long bodyWaitNanos;
+
 		Admitted(long start, int inflightAtStart) {
 			this.start = start;
 			this.inflightAtStart = inflightAtStart;
@@ -532,27 +540,78 @@ public final class Admission {
 			return Admission.this.nanoTime.getAsLong() - this.start;
 		}
 
-		/** The request was served: its latency is a sample of the limit. */
+		/**
+		 * Return how long the service worked on the request since its admission: the time since,
+		 * less the time it waited for its caller's body ({@link #waitedForBody(long)}).
+		 * @return the time in nanoseconds
+		 */
+		public long serviceNanos() {
+			return elapsedNanos() - this.bodyWaitNanos;
+		}
+
+		/**
+		 * Record time the request spent waiting for its caller to send more of its body: a body
+		 * that arrives slowly is the caller's slowness, so it is no part of the latency sample.
+		 * @param nanos the time waited, in nanoseconds
+		 */
+		public void waitedForBody(long nanos) {
+			if (nanos > 0) {
+				this.bodyWaitNanos += nanos;
+			}
+		}
+
+		/**
+		 * Report how the request ended by the one rule of what the limit may learn from (only the
+		 * service's own behaviour): a request that was not served (an error, a 4xx of its own
+		 * making, a caller that left, a fallback) is ignored; a served one on which the service
+		 * worked longer than {@code longRequestNanos} (a bound of the service's, never the
+		 * caller's) is dropped, whatever its caller's deadline; one that ended after its caller's
+		 * deadline is ignored, since its caller chose that bound; any other is a success whose
+		 * latency is the time the service worked on it.
+		 * @param served whether the application served the request on its own
+		 * @param deadlineNanos the caller's deadline when the request arrived, as
+		 * {@link Deadline#remainingNanos} reads it
+		 * @param longRequestNanos how long a request may take before the service itself was slow
+		 */
+		public void ended(boolean served, long deadlineNanos, long longRequestNanos) {
+			if (!served) {
+				onIgnore();
+				return;
+			}
+			long elapsed = elapsedNanos();
+			long service = elapsed - this.bodyWaitNanos;
+			if (service > longRequestNanos) {
+				end(Boolean.TRUE, service);
+			}
+			else if (deadlineNanos > 0 && elapsed > deadlineNanos) {
+				onIgnore();
+			}
+			else {
+				end(Boolean.FALSE, service);
+			}
+		}
+
+		/** The request was served: the time the service worked on it is a sample of the limit. */
 		@Override
 		public void onSuccess() {
-			end(Boolean.FALSE);
+			end(Boolean.FALSE, serviceNanos());
 		}
 
 		/** The request ended in a way that says nothing of the service's capacity. */
 		@Override
 		public void onIgnore() {
-			end(null);
+			end(null, 0);
 		}
 
-		/** The request outlived its caller: the limit counts it as a loss. */
+		/** The service gave the request up itself (its own time-out): the limit counts it as a loss. */
 		@Override
 		public void onDropped() {
-			end(Boolean.TRUE);
+			end(Boolean.TRUE, serviceNanos());
 		}
 
-		private void end(@Nullable Boolean dropped) {
+		private void end(@Nullable Boolean dropped, long serviceNanos) {
 			if (ENDED.compareAndSet(this, 0, 1)) {
-				release(this, dropped);
+				release(this, dropped, serviceNanos);
 			}
 		}
 

@@ -94,31 +94,6 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 		}
 
 		/**
-		 * Tell the limit how the admitted request ended. Only a served request is a sample of the
-		 * service's latency: an error (an exception or a 5xx), a caller that left, and an answer
-		 * from the route's fallback say nothing of it, or would teach the limit that failing fast
-		 * is the service's speed. A request served after its caller's deadline is a loss.
-		 * @param failed whether the application failed (an exception, or a client that left)
-		 * @param status the answer's status
-		 * @param answeredByFallback whether the answer was the route's fallback after all
-		 */
-		public void end(boolean failed, int status, boolean answeredByFallback) {
-			Admitted admitted = this.admitted;
-			if (admitted == null) {
-				return;
-			}
-			if (failed || status >= 500 || answeredByFallback) {
-				admitted.onIgnore();
-			}
-			else if (this.deadlineNanos > 0 && admitted.elapsedNanos() > this.deadlineNanos) {
-				admitted.onDropped();
-			}
-			else {
-				admitted.onSuccess();
-			}
-		}
-
-		/**
 		 * Return the copies of the request's route when the request's answer is one to copy: a
 		 * {@code GET} of a {@code stale} route.
 		 * @param method the request's method
@@ -132,7 +107,8 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 
 		/**
 		 * Tell the limit that the admitted request was given up by the server (a time-out of an
-		 * asynchronous request): a loss.
+		 * asynchronous request, the service's own setting): a loss. Every other end goes through
+		 * {@link RequestDecider#end}.
 		 */
 		public void dropped() {
 			if (this.admitted != null) {

@@ -49,6 +49,15 @@ public final class RequestDecider {
 	 */
 	public static final int DEFAULT_ORDER = -100 + 10;
 
+	/** How long a request's body may take to arrive unless configured. */
+	public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(10);
+
+	/** The largest body read before admission unless configured. */
+	public static final long DEFAULT_READ_AHEAD_BYTES = 64 * 1024;
+
+	private static final Answer BODY_TOO_SLOW = new Answer(408,
+			new String[] { "Connection", "close", "Cache-Control", "no-store" }, Answer.EMPTY);
+
 	private static final Log logger = LogFactory.getLog(RequestDecider.class);
 
 	private final DegradationEngine engine;
@@ -76,6 +85,10 @@ public final class RequestDecider {
 	private volatile @Nullable String priorityHeader;
 
 	private volatile Function<Throwable, @Nullable String> refusedCalls = (failure) -> null;
+
+	private volatile long bodyTimeoutNanos = DEFAULT_BODY_TIMEOUT.toNanos();
+
+	private volatile long readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
 
 	/**
 	 * Create a decider.
@@ -119,6 +132,84 @@ public final class RequestDecider {
 	 */
 	public void setRefusedCalls(Function<Throwable, @Nullable String> refusedDependency) {
 		this.refusedCalls = refusedDependency;
+	}
+
+	/**
+	 * Bound the time a request's body may take to arrive, and the size of a body read whole
+	 * before the request is admitted ({@link #readsBodyFirst}), so that a caller's slowness
+	 * never holds a place in admission: a body of at most {@code readAheadBytes} is read before
+	 * admission and must arrive within {@code timeout}; a larger or streamed one is read after,
+	 * and must arrive within {@code timeout} of its admission (and its caller's deadline).
+	 * @param timeout the longest a body may take to arrive
+	 * @param readAheadBytes the largest body read before admission, {@code 0} for none
+	 */
+	public void setBodyLimits(Duration timeout, long readAheadBytes) {
+		this.bodyTimeoutNanos = timeout.toNanos();
+		this.readAheadBytes = readAheadBytes;
+	}
+
+	/**
+	 * Return whether a request's body is to be read whole before the request is decided: under
+	 * admission, a body of a declared length up to the read-ahead bound, not a form (which the
+	 * server parses from its own stream, past any wrapper), and not to the Actuator's base path
+	 * (never admitted, so its body holds no place).
+	 * @param request the request
+	 * @param contentLength the body's declared length, {@code -1} when not declared
+	 * @param contentType the body's content type, or {@code null}
+	 * @return whether to read it first
+	 */
+	public boolean readsBodyFirst(RequestView request, long contentLength, @Nullable String contentType) {
+		if (contentLength <= 0 || contentLength > this.readAheadBytes || this.overload == null
+				|| this.overload.active() == null) {
+			return false;
+		}
+		if (contentType != null && (contentType.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33)
+				|| contentType.regionMatches(true, 0, "multipart/", 0, 10))) {
+			return false;
+		}
+		return this.reserved == null || !this.reserved.matches(request.pathWithinApplication());
+	}
+
+	/**
+	 * Return how long a body read before admission may take to arrive: the body time-out, and
+	 * never past its caller's deadline. Past it, the request is answered {@link #bodyTooSlow()}.
+	 * @param request the request
+	 * @return the bound, in nanoseconds
+	 */
+	public long bodyTimeoutNanos(RequestView request) {
+		long deadline = deadline(request);
+		long timeout = this.bodyTimeoutNanos;
+		return (deadline <= 0) ? timeout : Math.min(deadline, timeout);
+	}
+
+	/**
+	 * Return the answer to a request whose body did not arrive within its bound before
+	 * admission: {@code 408 Request Timeout}, and the connection closed, since the rest of the
+	 * body is never read.
+	 * @return the answer
+	 */
+	public Answer bodyTooSlow() {
+		return BODY_TOO_SLOW;
+	}
+
+	/**
+	 * Tell admission how an admitted request ended, by the one rule of what the limit may learn
+	 * from ({@link Admitted#ended}): only a request the application served on its own (no
+	 * exception, no client that left, a status below 400, not the route's fallback) may be a
+	 * sample; it is a loss only when the service worked on it longer than the longest deadline
+	 * trusted ({@code degradation.deadline.max}: no caller waits longer, and no caller sets it),
+	 * and no sample when it ended after its caller's own deadline.
+	 * @param proceed the decision that let the request through
+	 * @param failed whether the application failed (an exception, or a client that left)
+	 * @param status the answer's status
+	 * @param answeredByFallback whether the answer was the route's fallback after all
+	 */
+	public void end(Decision.Proceed proceed, boolean failed, int status, boolean answeredByFallback) {
+		Admitted admitted = proceed.admitted();
+		if (admitted != null) {
+			admitted.ended(!failed && status < 400 && !answeredByFallback, proceed.deadlineNanos(),
+					this.maxDeadline.toNanos());
+		}
 	}
 
 	/**
@@ -323,16 +414,17 @@ public final class RequestDecider {
 	}
 
 	/**
-	 * Return how long after its admission an admitted request's body may still be arriving: its
-	 * caller's deadline, or the longest deadline trusted when it sent none. A body that trickles in
-	 * slower than that would hold its place past the time anyone waits for its answer, so its
-	 * reading fails then and the place is given back.
+	 * Return how long after its admission an admitted request's body may still be arriving: the
+	 * body time-out ({@link #setBodyLimits}), and never past its caller's deadline. A body that
+	 * trickles in slower than that would hold its place for a caller's slowness, so its reading
+	 * fails then and the place is given back.
 	 * @param proceed the decision that admitted the request
 	 * @return the bound, in nanoseconds from its admission
 	 */
 	public long bodyTimeLimitNanos(Decision.Proceed proceed) {
 		long deadline = proceed.deadlineNanos();
-		return (deadline == Deadline.NONE || deadline <= 0) ? this.maxDeadline.toNanos() : deadline;
+		long timeout = this.bodyTimeoutNanos;
+		return (deadline == Deadline.NONE || deadline <= 0) ? timeout : Math.min(deadline, timeout);
 	}
 
 	private long deadline(RequestView request) {

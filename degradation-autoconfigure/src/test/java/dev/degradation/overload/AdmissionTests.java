@@ -174,6 +174,50 @@ class AdmissionTests {
 	}
 
 	@Test
+	void aRequestThatEndedAfterItsCallersOwnDeadlineIsNoSampleUnlessTheServiceWasSlowByItsOwnBound() {
+		RecordingLimit limit = new RecordingLimit(4);
+		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);
+		long longRequest = TimeUnit.SECONDS.toNanos(30);
+		Admitted bounded = (Admitted) admission.decide(admission.coreRank(), TimeUnit.MILLISECONDS.toNanos(1));
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(3));
+		bounded.ended(true, TimeUnit.MILLISECONDS.toNanos(1), longRequest);
+		assertThat(limit.samples).as("the caller chose the bound it was ended after").isEmpty();
+		Admitted slow = (Admitted) admission.decide(admission.coreRank(), TimeUnit.MILLISECONDS.toNanos(1));
+		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(31));
+		slow.ended(true, TimeUnit.MILLISECONDS.toNanos(1), longRequest);
+		Admitted undeclared = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(31));
+		undeclared.ended(true, NO_DEADLINE, longRequest);
+		assertThat(limit.samples).as("longer than the service's own bound, whatever the caller sent")
+			.containsExactly(new Sample(TimeUnit.SECONDS.toNanos(31), 1, true),
+					new Sample(TimeUnit.SECONDS.toNanos(31), 1, true));
+		Admitted inTime = (Admitted) admission.decide(admission.coreRank(), TimeUnit.MILLISECONDS.toNanos(10));
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(4));
+		inTime.ended(true, TimeUnit.MILLISECONDS.toNanos(10), longRequest);
+		Admitted notServed = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(4));
+		notServed.ended(false, NO_DEADLINE, longRequest);
+		assertThat(limit.samples).hasSize(3).last().isEqualTo(new Sample(TimeUnit.MILLISECONDS.toNanos(4), 1, false));
+		assertThat(admission.succeeded()).isEqualTo(1);
+		assertThat(admission.dropped()).isEqualTo(2);
+		assertThat(admission.ignored()).isEqualTo(2);
+		assertThat(admission.inflight()).isZero();
+	}
+
+	@Test
+	void theTimeARequestWaitedForItsCallersBodyIsNoPartOfItsSample() {
+		RecordingLimit limit = new RecordingLimit(2);
+		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);
+		Admitted admitted = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(9));
+		admitted.waitedForBody(TimeUnit.SECONDS.toNanos(9));
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(5));
+		assertThat(admitted.serviceNanos()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(5));
+		admitted.ended(true, NO_DEADLINE, TimeUnit.SECONDS.toNanos(1));
+		assertThat(limit.samples).containsExactly(new Sample(TimeUnit.MILLISECONDS.toNanos(5), 1, false));
+	}
+
+	@Test
 	void onlyTheFirstReportOfARequestCounts() {
 		RecordingLimit limit = new RecordingLimit(2);
 		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);

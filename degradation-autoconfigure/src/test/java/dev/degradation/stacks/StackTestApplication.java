@@ -3,6 +3,7 @@ package dev.degradation.stacks;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.servlet.http.Cookie;
@@ -79,6 +80,9 @@ class StackTestApplication {
 	 * What a handler does before its guarded call gets no answer, so that the suite can see what of
 	 * it a fallback keeps: a session, an answer's headers and a cookie, one header of its own.
 	 */
+	/** How long {@code /api/work} works. */
+	static final long WORK_MILLIS = 12;
+
 	static final String REFUSED_CALL_PATH = "/api/stock/{id}";
 
 	static DependencyUnavailableException inventoryUnavailable() {
@@ -155,6 +159,13 @@ class StackTestApplication {
 		@PostMapping("/api/echo")
 		String echo(@RequestBody String body) {
 			return body;
+		}
+
+		/** Work of its own for a little longer than a short deadline, on neither stack's threads. */
+		@GetMapping("/api/work")
+		CompletableFuture<String> work() {
+			return CompletableFuture.supplyAsync(() -> "worked",
+					CompletableFuture.delayedExecutor(WORK_MILLIS, TimeUnit.MILLISECONDS));
 		}
 
 		@GetMapping("/api/hold")

@@ -1,6 +1,8 @@
 package dev.degradation.web.reactive;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -10,6 +12,7 @@ import reactor.core.scheduler.Schedulers;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 import org.springframework.web.server.ServerWebExchange;
@@ -96,8 +99,24 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		if (decision != null) {
 			return carryOut(exchange, chain, null, decision);
 		}
-		ExchangeView view = new ExchangeView(exchange.getRequest());
-		decision = this.decider.decide(view);
+		ServerHttpRequest request = exchange.getRequest();
+		ExchangeView received = new ExchangeView(request);
+		if (this.decider.readsBodyFirst(received, request.getHeaders().getContentLength(),
+				request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE))) {
+			// A body that arrives slowly holds no place in admission: it is read before.
+			return ArrivedBody.read(request, this.decider.bodyTimeoutNanos(received))
+				.map(Optional::of)
+				.onErrorResume(TimeoutException.class, (ex) -> Mono.just(Optional.empty()))
+				.flatMap((Optional<ServerHttpRequest> arrived) -> arrived.isPresent()
+						? decided(exchange.mutate().request(arrived.get()).build(), chain,
+								new ExchangeView(arrived.get()))
+						: write(exchange.getResponse(), this.decider.bodyTooSlow()));
+		}
+		return decided(exchange, chain, received);
+	}
+
+	private Mono<Void> decided(ServerWebExchange exchange, WebFilterChain chain, ExchangeView view) {
+		Decision decision = this.decider.decide(view);
 		if (decision instanceof Decision.Wait wait) {
 			// The wait is a timer: the future completes empty when the time is up, and either the
 			// time or a freed place wins, never both (a place handed over as the time ran out is
@@ -159,7 +178,7 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		}
 		return served.doFinally((SignalType signal) -> {
 			HttpStatusCode status = response.getStatusCode();
-			proceed.end(signal != SignalType.ON_COMPLETE, (status != null) ? status.value() : 200,
+			this.decider.end(proceed, signal != SignalType.ON_COMPLETE, (status != null) ? status.value() : 200,
 					exchange.getAttribute(RequestDecider.SHED_CAUSE_ATTRIBUTE) != null);
 		});
 	}

@@ -44,11 +44,17 @@ final class TimeLimitedBody extends ServerHttpRequestDecorator {
 
 	@Override
 	public Flux<DataBuffer> getBody() {
+		// From the subscription to the body's end the request waits for its caller: no part of
+		// its latency sample. A codec gathers the body before it decodes, so little of the
+		// service's own work falls in between.
+		long[] subscribed = new long[1];
 		return super.getBody()
+			.doOnSubscribe((subscription) -> subscribed[0] = System.nanoTime())
+			.doFinally((signal) -> this.admitted.waitedForBody(System.nanoTime() - subscribed[0]))
 			.timeout(Mono.defer(this::timeLeft), (buffer) -> Mono.defer(this::timeLeft))
 			.onErrorMap(TimeoutException.class, (ex) -> new ResponseStatusException(HttpStatus.REQUEST_TIMEOUT,
 					"The request's body did not arrive within " + (this.limitNanos / 1_000_000)
-							+ " ms of its admission (its caller's deadline, or 'degradation.deadline.max' without one)"));
+							+ " ms of its admission ('degradation.body.timeout', or its caller's deadline when shorter)"));
 	}
 
 	private Mono<Long> timeLeft() {

@@ -93,6 +93,23 @@ public class DegradationFilter implements Filter {
 		ServletRequestView view = null;
 		if (decision == null) {
 			view = new ServletRequestView(httpRequest);
+			if (this.decider.readsBodyFirst(view, httpRequest.getContentLengthLong(), httpRequest.getContentType())) {
+				// A body that arrives slowly holds this thread, never a place in admission.
+				ArrivedBodyRequest arrived;
+				try {
+					arrived = ArrivedBodyRequest.read(httpRequest, httpRequest.getContentLength(),
+							this.decider.bodyTimeoutNanos(view));
+				}
+				finally {
+					view.release();
+				}
+				if (arrived == null) {
+					write(httpResponse, this.decider.bodyTooSlow());
+					return;
+				}
+				httpRequest = arrived;
+				view = new ServletRequestView(httpRequest);
+			}
 			try {
 				decision = this.decider.decide(view);
 			}
@@ -132,7 +149,7 @@ public class DegradationFilter implements Filter {
 					? new TimeLimitedBodyRequest(request, admitted, this.decider.bodyTimeLimitNanos(proceed)) : request,
 					view, response, chain, proceed);
 			if (proceed.admitted() != null && request.isAsyncStarted()) {
-				request.getAsyncContext().addListener(new AdmittedEnd(proceed, request, response));
+				request.getAsyncContext().addListener(new AdmittedEnd(this.decider, proceed, request, response));
 				async = true;
 			}
 			failed = false;
@@ -142,7 +159,7 @@ public class DegradationFilter implements Filter {
 				priority.close();
 			}
 			if (!async) {
-				end(proceed, request, response, failed);
+				end(this.decider, proceed, request, response, failed);
 			}
 		}
 	}
@@ -222,23 +239,23 @@ public class DegradationFilter implements Filter {
 	}
 
 	/**
-	 * Tell the limit how an admitted request ended: an exception, a 5xx or the route's fallback
-	 * say nothing of the service's latency.
+	 * Tell the limit how an admitted request ended, by the decider's one rule.
 	 */
-	private static void end(Decision.Proceed proceed, HttpServletRequest request, HttpServletResponse response,
-			boolean failed) {
-		proceed.end(failed, response.getStatus(), request.getAttribute(RequestDecider.SHED_CAUSE_ATTRIBUTE) != null);
+	private static void end(RequestDecider decider, Decision.Proceed proceed, HttpServletRequest request,
+			HttpServletResponse response, boolean failed) {
+		decider.end(proceed, failed, response.getStatus(),
+				request.getAttribute(RequestDecider.SHED_CAUSE_ATTRIBUTE) != null);
 	}
 
 	/**
 	 * Ends an asynchronous admitted request when it completes, fails or times out.
 	 */
-	private record AdmittedEnd(Decision.Proceed proceed, HttpServletRequest request,
+	private record AdmittedEnd(RequestDecider decider, Decision.Proceed proceed, HttpServletRequest request,
 			HttpServletResponse response) implements AsyncListener {
 
 		@Override
 		public void onComplete(AsyncEvent event) {
-			end(this.proceed, this.request, this.response, false);
+			end(this.decider, this.proceed, this.request, this.response, false);
 		}
 
 		@Override
@@ -248,7 +265,7 @@ public class DegradationFilter implements Filter {
 
 		@Override
 		public void onError(AsyncEvent event) {
-			end(this.proceed, this.request, this.response, true);
+			end(this.decider, this.proceed, this.request, this.response, true);
 		}
 
 		@Override

@@ -18,7 +18,8 @@ import dev.degradation.overload.Admission.Admitted;
  * An admitted request whose body must have arrived within a time of its admission: a read after
  * that fails, so that a body that trickles in cannot hold its place for longer than its caller
  * waits. A read that blocks with nothing arriving is bounded by the container's own read timeout
- * (Tomcat's {@code connection-timeout}).
+ * (Tomcat's {@code connection-timeout}). The time spent waiting in a read is the caller's: it is
+ * no part of the request's latency sample.
  */
 final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 
@@ -70,7 +71,7 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	private void checkTime() throws IOException {
 		if (this.admitted.elapsedNanos() > this.limitNanos) {
 			throw new BodyTooSlowException("The request's body did not arrive within " + (this.limitNanos / 1_000_000)
-					+ " ms of its admission (its caller's deadline, or 'degradation.deadline.max' without one)");
+					+ " ms of its admission ('degradation.body.timeout', or its caller's deadline when shorter)");
 		}
 	}
 
@@ -96,19 +97,37 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 		@Override
 		public int read() throws IOException {
 			checkTime();
-			return this.delegate.read();
+			long start = System.nanoTime();
+			try {
+				return this.delegate.read();
+			}
+			finally {
+				TimeLimitedBodyRequest.this.admitted.waitedForBody(System.nanoTime() - start);
+			}
 		}
 
 		@Override
 		public int read(byte[] buffer, int offset, int length) throws IOException {
 			checkTime();
-			return this.delegate.read(buffer, offset, length);
+			long start = System.nanoTime();
+			try {
+				return this.delegate.read(buffer, offset, length);
+			}
+			finally {
+				TimeLimitedBodyRequest.this.admitted.waitedForBody(System.nanoTime() - start);
+			}
 		}
 
 		@Override
 		public int readLine(byte[] buffer, int offset, int length) throws IOException {
 			checkTime();
-			return this.delegate.readLine(buffer, offset, length);
+			long start = System.nanoTime();
+			try {
+				return this.delegate.readLine(buffer, offset, length);
+			}
+			finally {
+				TimeLimitedBodyRequest.this.admitted.waitedForBody(System.nanoTime() - start);
+			}
 		}
 
 		@Override

@@ -1,0 +1,240 @@
+package dev.degradation.stacks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.degradation.engine.DegradationEngine;
+import dev.degradation.engine.OverloadSignal;
+import dev.degradation.overload.Admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What one caller cannot teach the adaptive limit, on a real server of each web stack: its own
+ * short deadlines cut neither the limit nor raise the level, and bodies it sends slowly hold no
+ * place that ordinary requests need. Every request goes to 127.0.0.1 only, bounded in count and
+ * time.
+ */
+abstract class LimitEvidenceTests {
+
+	/** The deadlines drawn are the same in every run, so that a failure can be replayed. */
+	private static final long SEED = 20261204L;
+
+	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	DegradationEngine engine;
+
+	@Autowired
+	OverloadSignal overload;
+
+	@AfterEach
+	void drained() {
+		await().atMost(Duration.ofSeconds(10)).until(() -> admission().inflight() == 0);
+	}
+
+	@Test
+	void oneSequentialCallerWithShortDeadlinesLeavesTheLimitInItsHonestRangeAndTheLevelAtZero() throws Exception {
+		// The same requests without a deadline first: where honest traffic of this volume leaves it.
+		for (int i = 0; i < 40; i++) {
+			assertThat(get("/api/work", null).statusCode()).isEqualTo(200);
+		}
+		int honest = admission().limit();
+		assertThat(honest).isGreaterThanOrEqualTo(20);
+		long dropped = admission().dropped();
+		Random random = new Random(SEED);
+		for (int i = 0; i < 150; i++) {
+			String deadline = Integer.toString(1 + random.nextInt(10));
+			HttpResponse<String> response = get("/api/work", deadline);
+			assertThat(response.statusCode()).as("deadline %s ms", deadline).isEqualTo(200);
+			if (i % 10 == 9) {
+				this.engine.evaluate();
+				assertThat(this.engine.state().level()).as("after %d requests: %s", i + 1,
+						this.engine.state().reason()).isZero();
+			}
+		}
+		assertThat(admission().dropped()).as("a caller's own deadline is no loss").isEqualTo(dropped);
+		assertThat(admission().limit()).as("the limit after the short deadlines").isGreaterThanOrEqualTo(honest);
+		this.engine.evaluate();
+		assertThat(this.engine.state().level()).isZero();
+	}
+
+	@Test
+	void slowBodiesAsManyAsTheLimitLeaveOrdinaryRequestsServedAndTheLevelAtZero() throws Exception {
+		int limit = admission().limit();
+		long admitted = admission().admitted();
+		List<Socket> slow = new ArrayList<>();
+		List<CompletableFuture<String>> answers = new ArrayList<>();
+		ExecutorService readers = Executors.newFixedThreadPool(limit);
+		try {
+			for (int i = 0; i < limit; i++) {
+				Socket socket = new Socket("127.0.0.1", this.port);
+				socket.setSoTimeout(10_000);
+				OutputStream out = socket.getOutputStream();
+				out.write(("POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+						+ "Content-Length: 100\r\n\r\nx").getBytes(StandardCharsets.ISO_8859_1));
+				out.flush();
+				slow.add(socket);
+				// Read as it arrives: the server closes the connection on the unread rest of the
+				// body, and a reset discards what was not read before it.
+				answers.add(CompletableFuture.supplyAsync(() -> statusLine(socket), readers));
+			}
+			int served = 0;
+			int sent = 0;
+			long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+			long trickled = System.nanoTime();
+			while (System.nanoTime() - end < 0) {
+				// A byte of each body every 200 ms: far fewer than the 100 declared before the end.
+				if (System.nanoTime() - trickled > TimeUnit.MILLISECONDS.toNanos(200)) {
+					trickle(slow);
+					trickled = System.nanoTime();
+				}
+				for (int i = 0; i < 10; i++) {
+					long start = System.nanoTime();
+					HttpResponse<String> response = get("/api/core", null);
+					sent++;
+					if (response.statusCode() == 200
+							&& System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(500)) {
+						served++;
+					}
+				}
+				this.engine.evaluate();
+				assertThat(this.engine.state().level()).as(this.engine.state().reason()).isZero();
+			}
+			assertThat(served).as("ordinary requests served in time of %d", sent).isGreaterThanOrEqualTo(sent * 9 / 10);
+			assertThat(admission().admitted() - admitted).as("only the ordinary requests took a place")
+				.isEqualTo(sent);
+			// The body time-out ends each slow body with a 408 and closes its connection. A servlet
+			// container's blocking read sees the time only as a byte arrives: trickle on.
+			long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+			while (!answers.stream().allMatch(CompletableFuture::isDone) && System.nanoTime() - bound < 0) {
+				trickle(slow);
+				Thread.sleep(200);
+			}
+			for (CompletableFuture<String> answer : answers) {
+				assertThat(answer).succeedsWithin(Duration.ofSeconds(10)).asString().startsWith("HTTP/1.1 408");
+			}
+		}
+		finally {
+			for (Socket socket : slow) {
+				socket.close();
+			}
+			readers.shutdownNow();
+		}
+		this.engine.evaluate();
+		assertThat(this.engine.state().level()).isZero();
+	}
+
+	@Test
+	void aSlowChunkedBodyIsCutOffAtTheBodyTimeoutAndIsNoSample() throws Exception {
+		long succeeded = admission().succeeded();
+		long dropped = admission().dropped();
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(10_000);
+			OutputStream out = socket.getOutputStream();
+			out.write(("POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+					+ "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+			long start = System.nanoTime();
+			InputStream in = socket.getInputStream();
+			byte[] first = new byte[12];
+			int read = 0;
+			// A chunk of one byte every 200 ms until the server answers.
+			socket.setSoTimeout(200);
+			while (read < first.length && System.nanoTime() - start < TimeUnit.SECONDS.toNanos(8)) {
+				out.write("1\r\nx\r\n".getBytes(StandardCharsets.ISO_8859_1));
+				out.flush();
+				try {
+					int count = in.read(first, read, first.length - read);
+					if (count < 0) {
+						break;
+					}
+					read += count;
+				}
+				catch (java.net.SocketTimeoutException ex) {
+					// Nothing answered yet.
+				}
+			}
+			long took = System.nanoTime() - start;
+			String status = new String(first, 0, read, StandardCharsets.ISO_8859_1);
+			assertThat(status).matches("HTTP/1.1 4\\d\\d.*");
+			assertThat(took).as("cut off at the body time-out").isLessThan(TimeUnit.SECONDS.toNanos(6));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> admission().inflight() == 0);
+		assertThat(admission().succeeded()).as("a slow body that ended in an error is no sample").isEqualTo(succeeded);
+		assertThat(admission().dropped()).isEqualTo(dropped);
+	}
+
+	/** One more byte of every slow body, as a caller trickling it in would. */
+	private static void trickle(List<Socket> slow) {
+		for (Socket socket : slow) {
+			try {
+				socket.getOutputStream().write('x');
+				socket.getOutputStream().flush();
+			}
+			catch (IOException ex) {
+				// The server has closed it: its answer is read apart.
+			}
+		}
+	}
+
+	private static String statusLine(Socket socket) {
+		byte[] line = new byte[12];
+		int read = 0;
+		try {
+			InputStream in = socket.getInputStream();
+			while (read < line.length) {
+				int count = in.read(line, read, line.length - read);
+				if (count < 0) {
+					break;
+				}
+				read += count;
+			}
+		}
+		catch (IOException ex) {
+			// A reset after the answer: what arrived before it is the answer.
+		}
+		return new String(line, 0, read, StandardCharsets.ISO_8859_1);
+	}
+
+	private Admission admission() {
+		OverloadSignal.Active active = this.overload.active();
+		assertThat(active).isNotNull();
+		return active.admission();
+	}
+
+	private HttpResponse<String> get(String path, @Nullable String deadline) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.timeout(Duration.ofSeconds(10));
+		if (deadline != null) {
+			request.header("x-envoy-expected-rq-timeout-ms", deadline);
+		}
+		return this.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+}
