@@ -9,6 +9,8 @@ import java.time.format.DateTimeParseException;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.degradation.overload.HeaderNumber;
+
 /**
  * Reads a server's {@code Retry-After} header (RFC 9110: delay-seconds or an HTTP date) as the
  * wait it asks for. The value is input from a server that may misbehave: a negative, unreadable
@@ -29,16 +31,12 @@ public final class RetryAfter {
 		if (value == null || value.isBlank()) {
 			return null;
 		}
-		String text = value.trim();
-		if (text.chars().allMatch(Character::isDigit)) {
-			try {
-				return Duration.ofSeconds(Long.parseLong(text));
-			}
-			catch (NumberFormatException ex) {
-				// More digits than a long: far beyond any cap.
-				return Duration.ofSeconds(Long.MAX_VALUE);
-			}
+		if (HeaderNumber.readable(value)) {
+			// delay-seconds has no sign: a negative wait is no wait asked for.
+			long seconds = HeaderNumber.clamped(value, -1, Long.MAX_VALUE);
+			return (seconds < 0) ? null : Duration.ofSeconds(seconds);
 		}
+		String text = value.trim();
 		try {
 			Instant at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
 			Duration wait = Duration.between(clock.instant(), at);

@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * calls made on the request's behalf alike: a header that is absent or unreadable means no
  * deadline; a value of 0 or less means the deadline has already passed; a value above the
  * trusted maximum counts as the maximum, so that a hostile header (a century) buys nothing.
+ * The milliseconds are read by {@link HeaderNumber} into {@code [0, max]}, so what a header can
+ * yield is {@link #PASSED} or a positive time, never {@link #NONE}.
  */
 public final class Deadline {
 
@@ -30,25 +32,11 @@ public final class Deadline {
 	 * when the header is absent or unreadable, at most {@code max}
 	 */
 	public static long remainingNanos(@Nullable String header, Duration max) {
-		if (header == null) {
+		if (!HeaderNumber.readable(header)) {
 			return NONE;
 		}
-		String value = header.trim();
-		// More than 19 characters cannot be a long; a longer number is no readable deadline.
-		if (value.isEmpty() || value.length() > 19) {
-			return NONE;
-		}
-		long millis;
-		try {
-			millis = Long.parseLong(value);
-		}
-		catch (NumberFormatException ex) {
-			return NONE;
-		}
-		if (millis <= 0) {
-			return PASSED;
-		}
-		return TimeUnit.MILLISECONDS.toNanos(Math.min(millis, max.toMillis()));
+		long millis = HeaderNumber.clamped(header, 0, max.toMillis());
+		return (millis == 0) ? PASSED : TimeUnit.MILLISECONDS.toNanos(millis);
 	}
 
 	/**

@@ -27,10 +27,11 @@ public final class PassedPriority {
 	public static final String CORE_VALUE = "core";
 
 	/**
-	 * The longest value read: an {@code int} with its sign. A longer one is no readable priority
-	 * and changes nothing, so a caller cannot make the service parse a long string.
+	 * The lowest priority a caller can pass, below every tier's: a lower number means the same.
+	 * Every value a header yields lies in {@code [LOWEST, CORE]}, so none is a number the code
+	 * keeps outside that range for itself.
 	 */
-	private static final int MAX_LENGTH = 11;
+	public static final int LOWEST = 0;
 
 	private PassedPriority() {
 	}
@@ -38,22 +39,14 @@ public final class PassedPriority {
 	/**
 	 * Read the priority a caller passed.
 	 * @param header the header's value, or {@code null}
-	 * @return the priority, or {@link #CORE} when the header is absent, {@code core} or unreadable
+	 * @return the priority, at least {@link #LOWEST}; {@link #CORE} when the header is absent,
+	 * {@code core}, unreadable or above every {@code int}
 	 */
 	public static int read(@Nullable String header) {
-		if (header == null) {
+		if (!HeaderNumber.readable(header)) {
 			return CORE;
 		}
-		String value = header.trim();
-		if (value.isEmpty() || value.length() > MAX_LENGTH) {
-			return CORE;
-		}
-		try {
-			return Integer.parseInt(value);
-		}
-		catch (NumberFormatException ex) {
-			return CORE;
-		}
+		return (int) HeaderNumber.clamped(header, LOWEST, CORE);
 	}
 
 	/**

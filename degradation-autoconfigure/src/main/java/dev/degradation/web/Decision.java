@@ -82,8 +82,11 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 	record Proceed(DegradationState state, @Nullable ShedRoute route, @Nullable Admitted admitted, long deadlineNanos,
 			int priority) implements Decision {
 
-		/** The {@link #priority()} of a request when priorities are not passed on. */
-		public static final int NOT_PASSED = Integer.MIN_VALUE;
+		/**
+		 * The {@link #priority()} of a request when priorities are not passed on: below
+		 * {@link PassedPriority#LOWEST}, so no value of a caller's header is read as it.
+		 */
+		public static final int NOT_PASSED = PassedPriority.LOWEST - 1;
 
 		/**
 		 * Return whether the request's priority is passed on with the calls made for it.

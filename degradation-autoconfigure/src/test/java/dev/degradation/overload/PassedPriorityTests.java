@@ -27,7 +27,7 @@ class PassedPriorityTests {
 		assertThat(PassedPriority.read("1")).isEqualTo(1);
 		assertThat(PassedPriority.read(" 5 ")).isEqualTo(5);
 		assertThat(PassedPriority.read("0")).isZero();
-		assertThat(PassedPriority.read("-3")).isEqualTo(-3);
+		assertThat(PassedPriority.read("-3")).as("below every tier").isEqualTo(PassedPriority.LOWEST);
 	}
 
 	@Test
@@ -41,9 +41,9 @@ class PassedPriorityTests {
 		assertThat(PassedPriority.read("1.5")).isEqualTo(PassedPriority.CORE);
 		assertThat(PassedPriority.read("1,2")).isEqualTo(PassedPriority.CORE);
 		assertThat(PassedPriority.read("high")).isEqualTo(PassedPriority.CORE);
-		assertThat(PassedPriority.read("99999999999999999999")).as("too long to read").isEqualTo(PassedPriority.CORE);
+		assertThat(PassedPriority.read("99999999999999999999")).as("beyond a long").isEqualTo(PassedPriority.CORE);
 		assertThat(PassedPriority.read("9999999999")).as("beyond an int").isEqualTo(PassedPriority.CORE);
-		assertThat(PassedPriority.read("-9999999999")).as("beyond an int").isEqualTo(PassedPriority.CORE);
+		assertThat(PassedPriority.read("-9999999999")).as("below an int").isEqualTo(PassedPriority.LOWEST);
 		assertThat(PassedPriority.read("1".repeat(100_000))).as("very long").isEqualTo(PassedPriority.CORE);
 	}
 
@@ -62,9 +62,9 @@ class PassedPriorityTests {
 	@Test
 	void aPriorityIsPassedOnAsTheManifestWritesIt() {
 		assertThat(PassedPriority.header(1)).isEqualTo("1");
-		assertThat(PassedPriority.header(-3)).isEqualTo("-3");
+		assertThat(PassedPriority.header(PassedPriority.LOWEST)).isEqualTo("0");
 		assertThat(PassedPriority.header(PassedPriority.CORE)).isEqualTo("core");
-		for (int priority : new int[] { -3, 0, 1, 1000, PassedPriority.CORE }) {
+		for (int priority : new int[] { PassedPriority.LOWEST, 1, 1000, PassedPriority.CORE }) {
 			assertThat(PassedPriority.read(PassedPriority.header(priority))).isEqualTo(priority);
 		}
 	}

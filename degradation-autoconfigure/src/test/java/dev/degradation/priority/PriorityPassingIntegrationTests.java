@@ -45,6 +45,7 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 
 import dev.degradation.overload.Admission;
+import dev.degradation.overload.PassedPriority;
 import dev.degradation.engine.OverloadSignal;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -227,7 +228,24 @@ class PriorityPassingIntegrationTests {
 		String elsewhere = URLEncoder.encode("http://127.0.0.1:" + downstream.getAddress().getPort() + "/elsewhere",
 				StandardCharsets.UTF_8);
 		assertThat(get(caller, "/api/core?to=" + elsewhere, "1").body()).isEqualTo("relayed");
-		assertThat(heardDownstream).containsExactly("1", "core", "core", "-7", "null");
+		// Below every tier is the lowest priority there is, passed on as such.
+		assertThat(heardDownstream).containsExactly("1", "core", "core", "0", "null");
+	}
+
+	@Test
+	void noPriorityACallerSendsTravelsHigherThanTheRoutesTier() throws Exception {
+		String[] edges = { "-2147483648", "2147483647", "-1", "0", "-9223372036854775808", "9223372036854775807",
+				"-2147483649", "2147483648", "99999999999999999999", "+1", " -2147483648 ", "core", "garbage", "" };
+		for (String claim : edges) {
+			heardDownstream.clear();
+			assertThat(get(caller, "/api/best-effort?to=/api/relay", claim).body()).as("claim %s", claim)
+				.isEqualTo("relayed");
+			// The caller's best-effort call reached the callee, which passed its priority on.
+			assertThat(heardDownstream).as("claim %s", claim).hasSize(1);
+			String heard = heardDownstream.get(0);
+			assertThat(heard).as("claim %s: a priority travels", claim).isNotEqualTo("null").isNotEqualTo("core");
+			assertThat(PassedPriority.read(heard)).as("claim %s", claim).isBetween(PassedPriority.LOWEST, 1);
+		}
 	}
 
 	@Test
