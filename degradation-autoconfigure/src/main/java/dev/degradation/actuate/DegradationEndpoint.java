@@ -375,9 +375,12 @@ public class DegradationEndpoint {
 		}
 	}
 
+	/**
+	 * Read a switch's state as the documentation writes it, and only so: a write is typed strictly,
+	 * so {@code "OFF"} or {@code " off "} is refused with what is accepted rather than guessed at.
+	 */
 	private static SwitchState parseSwitchState(@Nullable String state) {
-		String value = (state != null) ? state.trim().toLowerCase(Locale.ROOT) : "";
-		return switch (value) {
+		return switch ((state != null) ? state : "") {
 			case "off" -> SwitchState.OFF;
 			case "on" -> SwitchState.ON;
 			default -> throw badRequest(
@@ -386,8 +389,7 @@ public class DegradationEndpoint {
 	}
 
 	private static DependencyState parseForcedState(@Nullable String state) {
-		String value = (state != null) ? state.trim().toLowerCase(Locale.ROOT) : "";
-		return switch (value) {
+		return switch ((state != null) ? state : "") {
 			case "down" -> DependencyState.FAILED;
 			case "up" -> DependencyState.HEALTHY;
 			default -> throw new InvalidEndpointRequestException(

@@ -161,6 +161,22 @@ class SwitchIntegrationTests {
 	}
 
 	@Test
+	void aStateIsTakenOnlyAsDocumentedAndAnyOtherFormIsRefusedWithWhatIsAccepted() throws Exception {
+		for (String state : new String[] { "OFF", " off ", "Off", "off\\t", "\\u006fff ", "0", "false", "" }) {
+			Answer refused = actuator().post(BEST_EFFORT, "{\"state\": \"" + state + "\"}");
+			assertThat(refused.status()).as(state).isEqualTo(400);
+			assertThat(refused.json().get("message").asString()).as(state).startsWith("'state' must be 'off' or 'on'");
+		}
+		Answer forced = actuator().post("/actuator/degradation/dependencies/recommendations-api",
+				"{\"state\": \"DOWN\"}");
+		assertThat(forced.status()).isEqualTo(400);
+		assertThat(forced.json().get("message").asString()).startsWith("'state' must be 'down' or 'up'");
+		assertThat(this.engine.state().shedCause(0)).isNull();
+		assertThat(actuator().get("/actuator/degradation").json().get("overrides")).isEmpty();
+		assertThat(actuator().post(BEST_EFFORT, "{\"state\": \"off\"}").status()).isEqualTo(200);
+	}
+
+	@Test
 	void simulationWithATimeToLiveEndsByItself() throws Exception {
 		Answer answer = actuator().post("/actuator/degradation", "{\"enabled\": true, \"level\": 1, \"ttl\": \"2s\"}");
 		assertThat(answer.status()).isEqualTo(200);
