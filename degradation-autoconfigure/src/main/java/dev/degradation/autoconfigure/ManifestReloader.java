@@ -6,13 +6,16 @@ import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
@@ -22,6 +25,7 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ManifestProblem;
+import dev.degradation.manifest.Placeholders;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
@@ -197,8 +201,28 @@ public class ManifestReloader {
 	 */
 	static ManifestLoader loader(Environment environment) {
 		return ManifestLoader.standard()
-			.withPlaceholderResolver(environment::resolveRequiredPlaceholders)
+			.withPlaceholderResolver(Placeholders.resolver(asWritten(environment)))
 			.withReservedBasePath(actuatorBasePath(environment));
+	}
+
+	/**
+	 * The value of a property as its source holds it, its own placeholders left for the bounded
+	 * resolver: the Environment's {@code getProperty} would resolve them by a recursion of its own,
+	 * which no bound reaches.
+	 */
+	private static Function<String, @Nullable String> asWritten(Environment environment) {
+		if (!(environment instanceof ConfigurableEnvironment configurable)) {
+			return environment::getProperty;
+		}
+		return (name) -> {
+			for (PropertySource<?> source : configurable.getPropertySources()) {
+				Object value = source.getProperty(name);
+				if (value != null) {
+					return String.valueOf(value);
+				}
+			}
+			return null;
+		};
 	}
 
 	static @Nullable String actuatorBasePath(Environment environment) {

@@ -15,7 +15,6 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.PropertyPlaceholderHelper;
 
 /**
  * Validates manifest files without starting an application, with the rules the starter applies
@@ -191,10 +190,10 @@ public final class ManifestValidator {
 	}
 
 	private UnaryOperator<String> resolver(AtomicInteger unresolved) {
-		PropertyPlaceholderHelper helper = new PropertyPlaceholderHelper("${", "}", ":", '\\', false);
+		UnaryOperator<String> placeholders = Placeholders.resolver(this.properties::get);
 		return (text) -> {
 			try {
-				return helper.replacePlaceholders(text, this.properties::get);
+				return placeholders.apply(text);
 			}
 			catch (IllegalArgumentException ex) {
 				unresolved.incrementAndGet();

@@ -273,14 +273,17 @@ final class ValueReader {
 		if (scalar.kind() != YamlNode.Kind.STRING || !scalar.text().contains("${")) {
 			return scalar.text();
 		}
-		String syntaxError = placeholderSyntaxError(scalar.text());
-		if (syntaxError != null) {
-			this.problems.add(scalar.position(), path, ProblemText.quote(scalar.text()) + " " + syntaxError
-					+ "; write placeholders as ${name} or ${name:default}");
+		String shapeError = Placeholders.check(scalar.text());
+		if (shapeError != null) {
+			this.problems.add(scalar.position(), path, ProblemText.quote(scalar.text()) + " " + shapeError);
 			return null;
 		}
+		String resolved;
 		try {
-			return this.placeholders.apply(scalar.text());
+			resolved = this.placeholders.apply(scalar.text());
+		}
+		catch (Placeholders.LimitExceededException ex) {
+			return refused(scalar, path, String.valueOf(ex.getMessage()));
 		}
 		catch (IllegalArgumentException ex) {
 			if (this.placeholdersRequired) {
@@ -290,33 +293,22 @@ final class ValueReader {
 			}
 			return null;
 		}
+		catch (RuntimeException | StackOverflowError ex) {
+			// A resolver other than the bounded one (a user's, or an Environment's own) may still
+			// recurse through the values it finds; whatever it throws, the value is refused.
+			return refused(scalar, path, "resolving it failed with " + ex.getClass().getSimpleName()
+					+ ((ex.getMessage() != null) ? ": " + ex.getMessage() : ""));
+		}
+		if (resolved.length() > Placeholders.MAX_RESOLVED_LENGTH + scalar.text().length()) {
+			return refused(scalar, path, "it expands past " + Placeholders.MAX_RESOLVED_LENGTH + " characters");
+		}
+		return resolved;
 	}
 
-	/**
-	 * Check the placeholders of a text as Spring reads them: every unescaped <code>${</code> is
-	 * closed and none is empty. Spring would take an unclosed one for plain text, so that a typo turned
-	 * into a literal '${' in a URL or a path and failed later with a less helpful message.
-	 * @return what is wrong, or {@code null} when the placeholders are well formed
-	 */
-	private static @Nullable String placeholderSyntaxError(String text) {
-		int depth = 0;
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c == '\\' && text.startsWith("${", i + 1)) {
-				i += 2;
-			}
-			else if (c == '$' && text.startsWith("{", i + 1)) {
-				if (text.startsWith("}", i + 2)) {
-					return "has a placeholder without a name";
-				}
-				depth++;
-				i++;
-			}
-			else if (c == '}' && depth > 0) {
-				depth--;
-			}
-		}
-		return (depth > 0) ? "has a '${' without its closing '}'" : null;
+	private @Nullable String refused(YamlNode.Scalar scalar, String path, String why) {
+		this.problems.add(scalar.position(), path, "cannot resolve the placeholders of "
+				+ ProblemText.quote(scalar.text()) + ": " + ProblemText.line(why, ProblemText.MAX_QUOTED * 3));
+		return null;
 	}
 
 	/**

@@ -165,6 +165,22 @@ class DegradationAutoConfigurationTests {
 	}
 
 	@Test
+	void placeholdersThatExpandPastTheirBoundsFailStartupAtTheirPosition() {
+		String[] properties = new String[42];
+		properties[0] = "degradation.manifest=classpath:manifests/placeholders.yaml";
+		properties[1] = "bomb0=xxxxxxxxxx";
+		for (int i = 1; i <= 40; i++) {
+			properties[i + 1] = "bomb" + i + "=${bomb" + (i - 1) + "}${bomb" + (i - 1) + "}";
+		}
+		this.runner.withPropertyValues(properties)
+			.withPropertyValues("recommendations.url=http://${bomb40}", "recommendations.timeout=750")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidManifestException.class)
+				.hasMessageContaining("dependencies.recommendations-api.health_url")
+				.hasMessageContaining("cannot resolve the placeholders of '${recommendations.url}/healthz'"));
+	}
+
+	@Test
 	void aRouteUnderTheActuatorBasePathIsRejected() {
 		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/under-actuator.yaml",
 				"management.endpoints.web.base-path=/manage")

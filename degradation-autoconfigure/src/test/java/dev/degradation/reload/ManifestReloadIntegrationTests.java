@@ -115,6 +115,12 @@ class ManifestReloadIntegrationTests {
 	static void manifest(DynamicPropertyRegistry registry) throws IOException {
 		write(FIRST);
 		registry.add("degradation.manifest", () -> "file:" + directory.resolve("degradation-manifest.yaml"));
+		// Values that name each other twice over: 2^40 copies of bomb0 once expanded.
+		registry.add("bomb0", () -> "xxxxxxxxxx");
+		for (int i = 1; i <= 40; i++) {
+			String previous = "${bomb" + (i - 1) + "}";
+			registry.add("bomb" + i, () -> previous + previous);
+		}
 	}
 
 	@BeforeEach
@@ -173,6 +179,31 @@ class ManifestReloadIntegrationTests {
 		assertThat(shed.degraded()).isTrue();
 		assertThat(shed.body()).isEqualTo("{\"items\":[],\"manifest\":\"first\"}");
 		assertThat(this.engine.manifest().tiers()).hasSize(1);
+	}
+
+	@Test
+	void placeholdersNestedOrExpandedPastTheirBoundsAreARefusalWithPositionsNeverAFailure() throws Exception {
+		double refusedBefore = this.meters.get("degradation.manifest.reloads")
+			.tag("outcome", "refused")
+			.functionCounter()
+			.count();
+		String nested = "${a:".repeat(5000) + "x" + "}".repeat(5000);
+		write(FIRST.replace("\"http://127.0.0.1:9/recommendations/healthz\"", "\"" + nested + "\"")
+			.replace("127.0.0.1:9/analytics", "${bomb40}/analytics"));
+		Answer refused = actuator().post("/actuator/degradation/manifest", "{}");
+		assertThat(refused.status()).isEqualTo(400);
+		JsonNode problems = refused.json().get("problems");
+		assertThat(problems).hasSize(2);
+		assertThat(problems.get(0).asString()).contains("degradation-manifest.yaml:2:")
+			.contains("dependencies.recommendations-api.health_url")
+			.contains("nests placeholders 5000 deep");
+		assertThat(problems.get(1).asString()).contains("degradation-manifest.yaml:3:")
+			.contains("dependencies.analytics-collector.health_url")
+			.contains("cannot resolve the placeholders of 'http://${bomb40}/analytics/healthz'");
+		assertThat(this.meters.get("degradation.manifest.reloads").tag("outcome", "refused").functionCounter().count())
+			.isEqualTo(refusedBefore + 1);
+		assertThat(this.engine.manifest().dependency("recommendations-api").orElseThrow().healthUrl())
+			.hasToString("http://127.0.0.1:9/recommendations/healthz");
 	}
 
 	@Test

@@ -166,6 +166,14 @@ public final class ManifestCli {
 				status = USAGE_OR_IO_ERROR;
 				continue;
 			}
+			catch (RuntimeException | StackOverflowError ex) {
+				// Whatever made the manifest impossible to check, it is not one to deploy: the status
+				// says invalid, as it does for every other manifest the starter would refuse.
+				out.println(file + ": cannot be checked: " + ex);
+				out.println(file + ": invalid (1 problem)");
+				status = (status == VALID) ? INVALID : status;
+				continue;
+			}
 			check.problems().forEach(out::println);
 			out.println(summary(check));
 			if (!check.isValid() && status == VALID) {

@@ -180,6 +180,28 @@ class ManifestCliTests {
 	}
 
 	@Test
+	void placeholdersNestedOrExpandedPastTheirBoundsAreProblemsWithStatusTwo() throws IOException {
+		String nested = "${a:".repeat(5000) + "x" + "}".repeat(5000);
+		Path manifest = write("manifest.yaml", WITH_PLACEHOLDERS.replace("${catalog.url}/healthz", nested));
+		assertThat(run(manifest.toString())).isEqualTo(ManifestCli.INVALID);
+		assertThat(out()).first().asString()
+			.startsWith(manifest + ":3:17: dependencies.catalog.health_url: ")
+			.contains("nests placeholders 5000 deep");
+		this.out.reset();
+		// Values that name each other twice over: 2^40 copies of bomb0 once expanded.
+		List<String> args = new ArrayList<>(List.of("--lenient-placeholders", "-Dbomb0=xxxxxxxxxx"));
+		for (int i = 1; i <= 40; i++) {
+			args.add("-Dbomb" + i + "=${bomb" + (i - 1) + "}${bomb" + (i - 1) + "}");
+		}
+		args.add("-Dcatalog.url=${bomb40}");
+		args.add(write("expanded.yaml", WITH_PLACEHOLDERS).toString());
+		assertThat(run(args.toArray(String[]::new))).isEqualTo(ManifestCli.INVALID);
+		assertThat(out()).first().asString()
+			.startsWith(this.directory.resolve("expanded.yaml") + ":3:17: dependencies.catalog.health_url: "
+					+ "cannot resolve the placeholders of '${catalog.url}/healthz'");
+	}
+
+	@Test
 	void placeholdersResolveFromPropertiesGivenEitherWay() throws IOException {
 		Path manifest = write("manifest.yaml", WITH_PLACEHOLDERS);
 		assertThat(run("--property", "catalog.url=http://catalog:8080", manifest.toString()))
