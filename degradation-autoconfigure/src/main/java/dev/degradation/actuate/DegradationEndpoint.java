@@ -36,6 +36,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.convert.DurationStyle;
 
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedDemand;
@@ -88,6 +89,8 @@ public class DegradationEndpoint {
 		.map(RecordComponent::getName)
 		.collect(Collectors.toUnmodifiableSet());
 
+	private volatile boolean requestSimulation;
+
 	private final DegradationEngine engine;
 
 	/** A TTL in Boot's simple form with its unit: {@code 90s}, {@code 15m}, {@code 2h}, {@code 1d}. */
@@ -104,6 +107,15 @@ public class DegradationEndpoint {
 	private final @Nullable Supplier<List<HandlerRoute>> handlers;
 
 	private volatile @Nullable HandledRoutes handled;
+
+	/**
+	 * Say in the endpoint's answer that requests may ask for their own simulation
+	 * ({@link RequestSimulation}), under {@code requestSimulation}.
+	 * @param enabled whether they may
+	 */
+	public void setRequestSimulation(boolean enabled) {
+		this.requestSimulation = enabled;
+	}
 
 	/**
 	 * Create an endpoint whose overrides live at most a day, without manifest reload.
@@ -460,6 +472,12 @@ public class DegradationEndpoint {
 					sections.put(key, section);
 				}
 			});
+		}
+		if (this.requestSimulation) {
+			// Whether requests may simulate for themselves, so that a tool can walk the service
+			// without moving its level; the token is never shown.
+			sections.putIfAbsent("requestSimulation", Map.of("enabled", true, "header", RequestSimulation.HEADER,
+					"tokenHeader", RequestSimulation.TOKEN_HEADER));
 		}
 		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
 				shedTiers, state.changedAt(), state.reason(), signals, overrides, tiers, dependencies, sections);

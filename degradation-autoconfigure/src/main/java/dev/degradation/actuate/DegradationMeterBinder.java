@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.FallbackCounts;
+import dev.degradation.engine.SimulationSignal;
 import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.manifest.DegradationManifest;
@@ -40,7 +41,8 @@ import dev.degradation.web.StaleAnswers;
  * <li>{@code degradation.fallbacks}: counter per route and kind of the signal that shed it (tags
  * {@code tier}, {@code method}, {@code route}, {@code fallback}, {@code cause}: the signal's
  * {@link ShedSignal#kind() kind}, such as {@code dependency}, {@code simulation},
- * {@code switch}, {@code overload} or a user's own {@code maintenance})</li>
+ * {@code switch}, {@code overload} or a user's own {@code maintenance}; {@code scope}:
+ * {@code instance}, or {@code request} for the answers a request's own simulation asked for)</li>
  * <li>{@code degradation.dependency.state}: one 0/1 gauge per dependency and state (tags
  * {@code dependency}, {@code state})</li>
  * <li>{@code degradation.dependency.error.rate}: gauge per dependency, from 0 to 1</li>
@@ -215,8 +217,21 @@ public class DegradationMeterBinder implements MeterBinder {
 					.tag("route", route.path())
 					.tag("fallback", route.fallback().kind())
 					.tag("cause", cause)
+					.tag("scope", "instance")
 					.register(registry));
 			}
+			// A request's own simulation is counted under its kind, told apart by its scope: it
+			// is a test's answer, not the instance degrading.
+			meters.add(FunctionCounter
+				.builder("degradation.fallbacks", counts, (c) -> c.requestSimulations(routeIndex))
+				.description("Requests answered by a route's fallback, by why the route was shed")
+				.tag("tier", route.tier())
+				.tag("method", route.method())
+				.tag("route", route.path())
+				.tag("fallback", route.fallback().kind())
+				.tag("cause", SimulationSignal.KIND)
+				.tag("scope", "request")
+				.register(registry));
 		}
 		return meters;
 	}

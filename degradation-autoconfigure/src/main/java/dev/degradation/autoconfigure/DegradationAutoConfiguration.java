@@ -304,6 +304,7 @@ public final class DegradationAutoConfiguration {
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);
 			decider.setBodyLimits(properties.getBody().getTimeout(), properties.getBody().getReadAhead().toBytes());
+			decider.setRequestSimulation(properties.getSimulation().getRequests().tokenWhenEnabled());
 			return decider;
 		}
 

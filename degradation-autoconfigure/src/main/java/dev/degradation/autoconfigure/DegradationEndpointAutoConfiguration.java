@@ -63,8 +63,10 @@ public final class DegradationEndpointAutoConfiguration {
 					outcome.location(), outcome.problems(), outcome.reason());
 		} : null;
 		ManifestVerification handlers = verification.getIfAvailable();
-		return new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload,
+		DegradationEndpoint endpoint = new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload,
 				(handlers != null) ? handlers::handlers : null);
+		endpoint.setRequestSimulation(properties.getSimulation().getRequests().isEnabled());
+		return endpoint;
 	}
 
 	@Bean

@@ -78,6 +78,8 @@ public class DegradationProperties {
 
 	private final Pressure pressure = new Pressure();
 
+	private final Simulation simulation = new Simulation();
+
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -149,6 +151,10 @@ public class DegradationProperties {
 
 	public Pressure getPressure() {
 		return this.pressure;
+	}
+
+	public Simulation getSimulation() {
+		return this.simulation;
 	}
 
 	public Ui getUi() {
@@ -314,6 +320,84 @@ public class DegradationProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Settings of simulation.
+	 */
+	public static class Simulation {
+
+		private final Requests requests = new Requests();
+
+		public Requests getRequests() {
+			return this.requests;
+		}
+
+		/**
+		 * Settings of the simulation a request asks for itself, with the headers
+		 * 'X-Degradation-Simulate' ('level=2' or 'failed=a,b') and 'X-Degradation-Simulate-Token':
+		 * that request alone answers as the simulation says, and its guarded calls pass both headers
+		 * on, so that a whole call graph degrades for it while everyone else is served live.
+		 */
+		public static class Requests {
+
+			/** The shortest token accepted: long enough that it cannot be guessed one request at a time. */
+			public static final int MIN_TOKEN_LENGTH = 16;
+
+			/**
+			 * Whether a request may ask for its own simulation. Off by default; when on, 'token' is
+			 * required.
+			 */
+			private boolean enabled;
+
+			/**
+			 * Shared secret a request must send in 'X-Degradation-Simulate-Token' for its
+			 * simulation header to count, at least 16 characters; the same in every service of a
+			 * call graph. Read from the Environment, so it may come from a vault or a Kubernetes
+			 * secret; never shown by the Actuator.
+			 */
+			private @Nullable String token;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public @Nullable String getToken() {
+				return this.token;
+			}
+
+			public void setToken(@Nullable String token) {
+				this.token = token;
+			}
+
+			/**
+			 * Return the token when requests may simulate.
+			 * @return the token, or {@code null} when they may not
+			 * @throws IllegalStateException if it is enabled without a token that is long enough
+			 */
+			public @Nullable String tokenWhenEnabled() {
+				if (!this.enabled) {
+					return null;
+				}
+				String token = this.token;
+				if (token == null || token.isBlank()) {
+					throw new IllegalStateException("'degradation.simulation.requests.token' must be set when "
+							+ "'degradation.simulation.requests.enabled' is true: a request's simulation counts only "
+							+ "with the shared token");
+				}
+				if (token.length() < MIN_TOKEN_LENGTH) {
+					throw new IllegalStateException("'degradation.simulation.requests.token' must be at least "
+							+ MIN_TOKEN_LENGTH + " characters, but has " + token.length());
+				}
+				return token;
+			}
+
 		}
 
 	}

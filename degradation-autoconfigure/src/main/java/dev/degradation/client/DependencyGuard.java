@@ -20,6 +20,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.client.DependencyUnavailableException.Reason;
 import dev.degradation.manifest.CallBudget;
 import dev.degradation.manifest.Dependency;
@@ -150,9 +151,15 @@ public final class DependencyGuard {
 	 * @return the answer of the last attempt: a good one, or the last retryable one when the
 	 * attempts or the budget ran out
 	 * @throws DependencyUnavailableException if the breaker is open, an attempt times out, the
-	 * last attempt throws, or the executor is full
+	 * last attempt throws, the executor is full, or the request the call is made for simulates the
+	 * dependency as failed ({@link RequestSimulation})
 	 */
 	public <T> T call(@Nullable String method, Callable<T> call, Function<T, CallOutcome> classifier) {
+		DependencyUnavailableException simulated = SimulatedCalls.refused(RequestSimulation.current(),
+				this.dependency.name());
+		if (simulated != null) {
+			throw simulated;
+		}
 		return attempt(method, (limit) -> call.call(), classifier, (answer) -> {
 		}, AttemptPlacement.THREAD);
 	}

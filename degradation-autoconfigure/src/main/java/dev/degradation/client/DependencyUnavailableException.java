@@ -106,7 +106,14 @@ public class DependencyUnavailableException extends RuntimeException {
 		 * The call needed a thread of the guards' bounded executor and none was free: it was not
 		 * made, and the dependency's breaker does not count it.
 		 */
-		EXECUTOR_FULL
+		EXECUTOR_FULL,
+
+		/**
+		 * The request the call was made for simulates the dependency as failed
+		 * ({@code dev.degradation.engine.RequestSimulation}): the call was not made, and nothing
+		 * counts it.
+		 */
+		SIMULATED
 
 	}
 

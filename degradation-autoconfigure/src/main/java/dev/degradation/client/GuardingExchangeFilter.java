@@ -19,6 +19,7 @@ import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
 
 import dev.degradation.client.DependencyUnavailableException.Reason;
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.PassedPriority;
 import dev.degradation.overload.RequestPriority;
 
@@ -100,20 +101,31 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
 		DependencyGuard guard = this.guards.forUrl(request.url());
 		if (guard == null) {
-			return next.exchange(request);
+			return next.exchange(SimulatedCalls.carried(request.headers())
+					? ClientRequest.from(request).headers((headers) -> SimulatedCalls.passOn(headers, null)).build()
+					: request);
 		}
 		return Mono.deferContextual((context) -> {
-			// The request's deadline and priority as context-propagation sees them: the Reactor
-			// context's (a WebFlux request's), else the subscribing thread's (a Spring MVC caller
-			// that blocks on the call, or any thread they were propagated to).
+			// The request's deadline, priority and simulation as context-propagation sees them:
+			// the Reactor context's (a WebFlux request's), else the subscribing thread's (a Spring
+			// MVC caller that blocks on the call, or any thread they were propagated to).
 			Instant deadline;
 			Integer priority;
+			RequestSimulation simulation;
 			try (ContextSnapshot.Scope scope = snapshots.setThreadLocalsFrom(context, CallDeadline.KEY,
-					RequestPriority.KEY)) {
+					RequestPriority.KEY, RequestSimulation.KEY)) {
 				deadline = CallDeadline.current();
 				priority = (this.priorityHeader != null) ? RequestPriority.current() : null;
+				simulation = RequestSimulation.current();
 			}
-			return new GuardedExchange(guard, request, (priority != null) ? PassedPriority.header(priority) : null,
+			DependencyUnavailableException simulated = SimulatedCalls.refused(simulation, guard.dependency().name());
+			if (simulated != null) {
+				return Mono.error(simulated);
+			}
+			ClientRequest passing = (simulation != null || SimulatedCalls.carried(request.headers()))
+					? ClientRequest.from(request).headers((headers) -> SimulatedCalls.passOn(headers, simulation)).build()
+					: request;
+			return new GuardedExchange(guard, passing, (priority != null) ? PassedPriority.header(priority) : null,
 					next, guard.end(request.method().name(), deadline))
 				.attempt();
 		});

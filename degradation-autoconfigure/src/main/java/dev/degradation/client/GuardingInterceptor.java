@@ -17,6 +17,7 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
 import dev.degradation.client.DependencyUnavailableException.Reason;
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.PassedPriority;
 import dev.degradation.overload.RequestPriority;
 
@@ -84,9 +85,18 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 			throws IOException {
 		DependencyGuard guard = this.guards.forUrl(request.getURI());
 		if (guard == null) {
+			if (SimulatedCalls.carried(request.getHeaders())) {
+				SimulatedCalls.passOn(request.getHeaders(), null);
+			}
 			return execution.execute(request, body);
 		}
 		// Read on the caller's thread: the attempts may run on the guards' executor.
+		RequestSimulation simulation = RequestSimulation.current();
+		DependencyUnavailableException simulated = SimulatedCalls.refused(simulation, guard.dependency().name());
+		if (simulated != null) {
+			throw simulated;
+		}
+		SimulatedCalls.passOn(request.getHeaders(), simulation);
 		String priorityHeader = this.priorityHeader;
 		Integer priority = (priorityHeader != null) ? RequestPriority.current() : null;
 		if (priorityHeader != null && priority != null) {

@@ -29,6 +29,8 @@ public final class FallbackCounts {
 
 	private final Map<String, LongAdder[]> others = new ConcurrentHashMap<>();
 
+	private final LongAdder[] requestSimulations;
+
 	/**
 	 * Create counts for the given number of routes, with no kind known in advance.
 	 * @param routes the number of routes in the manifest
@@ -47,6 +49,26 @@ public final class FallbackCounts {
 		this.routes = routes;
 		this.kinds = new LinkedHashSet<>(kinds).toArray(String[]::new);
 		this.counts = newCells(routes * this.kinds.length);
+		this.requestSimulations = newCells(routes);
+	}
+
+	/**
+	 * Record one fallback answer of a route that a request's own simulation shed
+	 * ({@link RequestSimulation}): counted apart from the instance's shedding, so that a test in a
+	 * shared environment never reads as the service degrading.
+	 * @param route the index of the route in {@code DegradationManifest.routes()}
+	 */
+	public void recordRequestSimulation(int route) {
+		this.requestSimulations[route].increment();
+	}
+
+	/**
+	 * Return how many fallback answers a route gave because a request simulated for itself.
+	 * @param route the index of the route in {@code DegradationManifest.routes()}
+	 * @return the count since start
+	 */
+	public long requestSimulations(int route) {
+		return this.requestSimulations[route].sum();
 	}
 
 	/**
@@ -91,7 +113,7 @@ public final class FallbackCounts {
 		for (LongAdder[] cells : this.others.values()) {
 			total += cells[route].sum();
 		}
-		return total;
+		return total + this.requestSimulations[route].sum();
 	}
 
 	/**

@@ -36,6 +36,8 @@ import dev.degradation.client.DependencyGuard;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.client.JudgedAnswer;
+import dev.degradation.client.SimulatedCalls;
+import dev.degradation.engine.RequestSimulation;
 
 /**
  * Guards the calls a Spring Cloud Gateway proxies to a backend that the manifest declares as a
@@ -124,9 +126,32 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		return Mono.deferContextual((context) -> {
 			Object deadline = context.getOrDefault(CallDeadline.KEY, null);
 			Duration left = (deadline instanceof Instant end) ? Duration.between(this.clock.instant(), end) : null;
-			ServerWebExchange passing = passDeadlineOn(exchange, left);
+			RequestSimulation simulation = (guard != null) ? context.getOrDefault(RequestSimulation.KEY, null) : null;
+			if (guard != null) {
+				DependencyUnavailableException simulated = SimulatedCalls.refused(simulation, guard.dependency().name());
+				if (simulated != null) {
+					return Mono.error(new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE,
+							"Backend '" + guard.dependency().name() + "' simulated as failed", simulated));
+				}
+			}
+			ServerWebExchange passing = passSimulationOn(passDeadlineOn(exchange, left), simulation);
 			return (guard != null) ? guarded(passing, chain, guard, left) : chain.filter(passing);
 		});
+	}
+
+	/**
+	 * Pass a request's own simulation on to a backend that is a dependency, and to no other; the
+	 * gateway copies a request's headers to the backend, so a simulation header that did not pass
+	 * the token check (or is for a backend that is no dependency) is removed, not passed on.
+	 */
+	private static ServerWebExchange passSimulationOn(ServerWebExchange exchange,
+			@Nullable RequestSimulation simulation) {
+		if (simulation == null && !SimulatedCalls.carried(exchange.getRequest().getHeaders())) {
+			return exchange;
+		}
+		return exchange.mutate()
+			.request((request) -> request.headers((headers) -> SimulatedCalls.passOn(headers, simulation)))
+			.build();
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.engine.DegradationState;
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.Admission.Admitted;
 import dev.degradation.overload.PassedPriority;
 import dev.degradation.engine.OverloadSignal;
@@ -78,15 +79,30 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 	 * @param deadlineNanos the caller's deadline
 	 * @param priority the priority the request is served at, passed on with the calls made for
 	 * it ({@link PassedPriority}), or {@link #NOT_PASSED} when priorities are not passed on
+	 * @param simulation the simulation the request asked for itself, held while it is served so
+	 * that its guarded calls follow it, or {@code null}
 	 */
 	record Proceed(DegradationState state, @Nullable ShedRoute route, @Nullable Admitted admitted, long deadlineNanos,
-			int priority) implements Decision {
+			int priority, @Nullable RequestSimulation simulation) implements Decision {
 
 		/**
 		 * The {@link #priority()} of a request when priorities are not passed on: below
 		 * {@link PassedPriority#LOWEST}, so no value of a caller's header is read as it.
 		 */
 		public static final int NOT_PASSED = PassedPriority.LOWEST - 1;
+
+		/**
+		 * Let a request through that asked for no simulation of its own.
+		 * @param state the state it was let through in
+		 * @param route its route, when it was looked up
+		 * @param admitted its place in admission, or {@code null}
+		 * @param deadlineNanos the caller's deadline
+		 * @param priority the priority the request is served at, or {@link #NOT_PASSED}
+		 */
+		public Proceed(DegradationState state, @Nullable ShedRoute route, @Nullable Admitted admitted,
+				long deadlineNanos, int priority) {
+			this(state, route, admitted, deadlineNanos, priority, null);
+		}
 
 		/**
 		 * Return whether the request's priority is passed on with the calls made for it.
@@ -98,14 +114,15 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 
 		/**
 		 * Return the copies of the request's route when the request's answer is one to copy: a
-		 * {@code GET} of a {@code stale} route.
+		 * {@code GET} of a {@code stale} route, not simulated (a simulated request's answer may be
+		 * reduced, and is never a last good answer).
 		 * @param method the request's method
 		 * @return the route's copies, or {@code null} when the answer is not copied
 		 */
 		public StaleAnswers.@Nullable RouteCopies copies(String method) {
 			ShedRoute route = this.route;
-			return (route != null && route.writer() instanceof FallbackWriter.Stale stale && method.equals("GET"))
-					? stale.copies() : null;
+			return (route != null && this.simulation == null && route.writer() instanceof FallbackWriter.Stale stale
+					&& method.equals("GET")) ? stale.copies() : null;
 		}
 
 		/**
@@ -147,7 +164,12 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 		@Override
 		public Answer answer(RequestView request) {
 			Answer answer = this.route.writer().answer(request, this.state, this.cause);
-			this.state.fallbackCounts().record(this.route.index(), this.kind);
+			if (this.cause.equals(RequestSimulation.CAUSE)) {
+				this.state.fallbackCounts().recordRequestSimulation(this.route.index());
+			}
+			else {
+				this.state.fallbackCounts().record(this.route.index(), this.kind);
+			}
 			return answer;
 		}
 
@@ -209,9 +231,10 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 	 * @param overload admission as the request saw it
 	 * @param deadlineNanos the caller's deadline
 	 * @param priority the priority the request will be served at, as in {@link Proceed}
+	 * @param simulation the simulation the request asked for itself, as in {@link Proceed}
 	 */
 	record Wait(DegradationState state, @Nullable ShedRoute route, OverloadSignal.Active overload, long deadlineNanos,
-			int priority) implements Decision {
+			int priority, @Nullable RequestSimulation simulation) implements Decision {
 
 		/**
 		 * Return how long the request may wait: the queue bound, and never past the deadline.

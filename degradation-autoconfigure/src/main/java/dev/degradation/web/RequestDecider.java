@@ -14,6 +14,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.DependencySignal;
+import dev.degradation.engine.RequestSimulation;
+import dev.degradation.engine.SimulationSignal;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.Admission.Admitted;
@@ -90,6 +92,8 @@ public final class RequestDecider {
 
 	private volatile long readAheadBytes = DEFAULT_READ_AHEAD_BYTES;
 
+	private volatile byte @Nullable [] simulationToken;
+
 	/**
 	 * Create a decider.
 	 * @param engine the engine whose state decides what is shed
@@ -132,6 +136,25 @@ public final class RequestDecider {
 	 */
 	public void setRefusedCalls(Function<Throwable, @Nullable String> refusedDependency) {
 		this.refusedCalls = refusedDependency;
+	}
+
+	/**
+	 * Let a request ask for its own simulation ({@link RequestSimulation}) with the shared token.
+	 * Off until set: without it the simulation headers change nothing. While on, every request is
+	 * read for the headers, so the decision of a healthy service reads its request too.
+	 * @param token the shared token, or {@code null} to turn it off
+	 */
+	public void setRequestSimulation(@Nullable String token) {
+		this.simulationToken = (token != null) ? RequestSimulation.digest(token) : null;
+		this.unlooked = null;
+	}
+
+	/**
+	 * Return whether requests may ask for their own simulation.
+	 * @return whether a token is set
+	 */
+	public boolean simulatesRequests() {
+		return this.simulationToken != null;
 	}
 
 	/**
@@ -222,7 +245,7 @@ public final class RequestDecider {
 	public Decision.@Nullable Proceed withoutLookup() {
 		DegradationState state = this.engine.state();
 		if (state.shedsAnything() || (this.overload != null && this.overload.active() != null)
-				|| this.priorityHeader != null) {
+				|| this.priorityHeader != null || this.simulationToken != null) {
 			return null;
 		}
 		Decision.Proceed unlooked = this.unlooked;
@@ -257,6 +280,7 @@ public final class RequestDecider {
 	 */
 	public Decision decide(RequestView request) {
 		DegradationState state = this.engine.state();
+		RequestSimulation simulation = simulation(request, state);
 		OverloadSignal.Active admission = (this.overload != null) ? this.overload.active() : null;
 		if (admission != null) {
 			PathContainer path = request.pathWithinApplication();
@@ -264,20 +288,20 @@ public final class RequestDecider {
 			ShedRoute route = reserved ? null : find(this.tables.of(state.manifest()), request.method(), path);
 			long deadline = deadline(request);
 			if (route != null) {
-				String cause = state.shedCause(route.index());
-				if (cause != null) {
-					return new Decision.Shed(state, route, cause, shedKind(state, route), deadline);
+				Decision.Shed shed = shed(state, route, simulation, deadline);
+				if (shed != null) {
+					return shed;
 				}
 			}
 			return reserved ? new Decision.Proceed(state, null, null, deadline, Decision.Proceed.NOT_PASSED)
-					: admit(admission, request, state, route, deadline);
+					: admit(admission, request, state, route, deadline, simulation);
 		}
 		ShedRoute route = null;
-		if (state.shedsAnything()) {
+		if (state.shedsAnything() || simulation != null) {
 			route = route(request, this.tables.of(state.manifest()));
-			String cause = (route != null) ? state.shedCause(route.index()) : null;
-			if (cause != null) {
-				return new Decision.Shed(state, route, cause, shedKind(state, route), deadline(request));
+			Decision.Shed shed = (route != null) ? shed(state, route, simulation, deadline(request)) : null;
+			if (shed != null) {
+				return shed;
 			}
 		}
 		else {
@@ -288,7 +312,36 @@ public final class RequestDecider {
 				route = route(request, table);
 			}
 		}
-		return new Decision.Proceed(state, route, null, Deadline.NONE, servedPriority(request, route));
+		return new Decision.Proceed(state, route, null, Deadline.NONE, servedPriority(request, route), simulation);
+	}
+
+	/**
+	 * The fallback of a shed route: shed by the state (whose cause wins: the answer says what is
+	 * true of the service), or by the request's own simulation.
+	 */
+	private Decision.@Nullable Shed shed(DegradationState state, ShedRoute route,
+			@Nullable RequestSimulation simulation, long deadline) {
+		String cause = state.shedCause(route.index());
+		if (cause != null) {
+			return new Decision.Shed(state, route, cause, shedKind(state, route), deadline);
+		}
+		if (simulation != null && simulation.sheds(state.manifest(), route.route(), route.priority())) {
+			return new Decision.Shed(state, route, RequestSimulation.CAUSE, SimulationSignal.KIND, deadline);
+		}
+		return null;
+	}
+
+	/**
+	 * The simulation a request asked for itself, when requests may and its token is right.
+	 */
+	private @Nullable RequestSimulation simulation(RequestView request, DegradationState state) {
+		byte[] token = this.simulationToken;
+		if (token == null) {
+			return null;
+		}
+		String header = request.header(RequestSimulation.HEADER);
+		return (header != null) ? RequestSimulation.read(token, state.manifest().maxPriority(), header,
+				request.header(RequestSimulation.TOKEN_HEADER)) : null;
 	}
 
 	/** A shed route always has the kind of the signal that shed it; the state records both. */
@@ -303,7 +356,7 @@ public final class RequestDecider {
 	 * refused with Retry-After.
 	 */
 	private Decision admit(OverloadSignal.Active active, RequestView request, DegradationState state,
-			@Nullable ShedRoute route, long deadline) {
+			@Nullable ShedRoute route, long deadline, @Nullable RequestSimulation simulation) {
 		Admission admission = active.admission();
 		int rank = (route != null) ? active.rank(route.priority()) : admission.coreRank();
 		String priorityHeader = this.priorityHeader;
@@ -312,10 +365,10 @@ public final class RequestDecider {
 		}
 		Admission.Decision decision = admission.decide(rank, route != null, deadline);
 		if (decision instanceof Admitted admitted) {
-			return new Decision.Proceed(state, route, admitted, deadline, servedPriority(request, route));
+			return new Decision.Proceed(state, route, admitted, deadline, servedPriority(request, route), simulation);
 		}
 		if (decision == NotAdmitted.WAIT) {
-			return new Decision.Wait(state, route, active, deadline, servedPriority(request, route));
+			return new Decision.Wait(state, route, active, deadline, servedPriority(request, route), simulation);
 		}
 		if (decision == NotAdmitted.SHED && route != null) {
 			return new Decision.Shed(state, route, OverloadSignal.CAUSE, OverloadSignal.KIND, deadline);
@@ -331,7 +384,7 @@ public final class RequestDecider {
 	 */
 	public Decision afterWait(Decision.Wait wait, @Nullable Admitted admitted) {
 		return (admitted != null) ? new Decision.Proceed(wait.state(), wait.route(), admitted, wait.deadlineNanos(),
-				wait.priority())
+				wait.priority(), wait.simulation())
 				: new Decision.Refuse(wait.state(), wait.overload(), wait.deadlineNanos());
 	}
 
@@ -378,6 +431,11 @@ public final class RequestDecider {
 		}
 		if (route == null || !route.route().requires().contains(dependency)) {
 			return null;
+		}
+		RequestSimulation simulation = proceeded.simulation();
+		if (simulation != null && simulation.fails(dependency)) {
+			return new Decision.Shed(proceeded.state(), route, RequestSimulation.CAUSE, SimulationSignal.KIND,
+					proceeded.deadlineNanos());
 		}
 		return new Decision.Shed(proceeded.state(), route, "dependency:" + dependency, DependencySignal.KIND,
 				proceeded.deadlineNanos());

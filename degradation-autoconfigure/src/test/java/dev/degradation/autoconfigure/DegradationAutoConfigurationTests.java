@@ -602,14 +602,15 @@ class DegradationAutoConfigurationTests {
 			engine.fallbackCounts().record(0, "switch");
 			assertThat(registry.get("degradation.level").gauge().value()).isEqualTo(1.0);
 			// Five routes, each under the kinds of the engine's five signals: dependency, overload,
-			// pressure, simulation, switch.
-			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5 * 5);
+			// pressure, simulation, switch; and a request's own simulation.
+			assertThat(registry.get("degradation.fallbacks").functionCounters()).hasSize(5 * 6);
 			assertThat(registry.get("degradation.fallbacks")
 				.tag("tier", "best-effort")
 				.tag("route", "/api/analytics/track")
 				.tag("method", "POST")
 				.tag("fallback", "drop")
 				.tag("cause", "simulation")
+				.tag("scope", "instance")
 				.functionCounter()
 				.count()).isEqualTo(1.0);
 			assertThat(registry.get("degradation.fallbacks")

@@ -19,6 +19,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.Admission.Admitted;
 import dev.degradation.overload.RequestPriority;
 import dev.degradation.web.Answer;
@@ -172,6 +173,11 @@ public class DegradationWebFilter implements WebFilter, Ordered {
 		if (proceed.passesPriority()) {
 			// The priority the request is served at, for the guarded WebClient calls made for it.
 			served = served.contextWrite((context) -> context.put(RequestPriority.KEY, proceed.priority()));
+		}
+		RequestSimulation simulation = proceed.simulation();
+		if (simulation != null) {
+			// The simulation the request asked for itself, for the guarded calls made for it.
+			served = served.contextWrite((context) -> context.put(RequestSimulation.KEY, simulation));
 		}
 		if (proceed.admitted() == null) {
 			return served;

@@ -19,6 +19,7 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.util.ServletRequestPathUtils;
 
 import dev.degradation.client.DependencyUnavailableException;
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.Admission.Admitted;
 
 import dev.degradation.overload.RequestPriority;
@@ -143,6 +144,9 @@ public class DegradationFilter implements Filter {
 		boolean failed = true;
 		// The priority the request is served at, for the guarded calls made while serving it.
 		RequestPriority.Held priority = proceed.passesPriority() ? RequestPriority.hold(proceed.priority()) : null;
+		// The simulation the request asked for itself, for the guarded calls made for it.
+		RequestSimulation simulation = proceed.simulation();
+		RequestSimulation.Held simulated = (simulation != null) ? RequestSimulation.hold(simulation) : null;
 		try {
 			Admitted admitted = proceed.admitted();
 			pass((admitted != null && TimeLimitedBodyRequest.mayHaveBody(request))
@@ -157,6 +161,9 @@ public class DegradationFilter implements Filter {
 		finally {
 			if (priority != null) {
 				priority.close();
+			}
+			if (simulated != null) {
+				simulated.close();
 			}
 			if (!async) {
 				end(this.decider, proceed, request, response, failed);
