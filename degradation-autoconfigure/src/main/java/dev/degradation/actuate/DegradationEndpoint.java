@@ -476,8 +476,11 @@ public class DegradationEndpoint {
 		if (this.requestSimulation) {
 			// Whether requests may simulate for themselves, so that a tool can walk the service
 			// without moving its level; the token is never shown.
-			sections.putIfAbsent("requestSimulation", Map.of("enabled", true, "header", RequestSimulation.HEADER,
-					"tokenHeader", RequestSimulation.TOKEN_HEADER));
+			Map<String, Object> requestSimulation = new LinkedHashMap<>();
+			requestSimulation.put("enabled", true);
+			requestSimulation.put("header", RequestSimulation.HEADER);
+			requestSimulation.put("tokenHeader", RequestSimulation.TOKEN_HEADER);
+			sections.putIfAbsent("requestSimulation", requestSimulation);
 		}
 		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
 				shedTiers, state.changedAt(), state.reason(), signals, overrides, tiers, dependencies, sections);

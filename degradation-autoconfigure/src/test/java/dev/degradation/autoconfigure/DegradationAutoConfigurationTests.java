@@ -181,6 +181,24 @@ class DegradationAutoConfigurationTests {
 	}
 
 	@Test
+	void requestSimulationWithoutALongEnoughTokenFailsStartupAndNamesTheProperty() {
+		this.runner.withPropertyValues(SHOP, "degradation.simulation.requests.enabled=true")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("'degradation.simulation.requests.token' must be set"));
+		this.runner
+			.withPropertyValues(SHOP, "degradation.simulation.requests.enabled=true",
+					"degradation.simulation.requests.token=short")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("must be at least 16 characters, but has 5"));
+		this.runner
+			.withPropertyValues(SHOP, "degradation.simulation.requests.enabled=true",
+					"degradation.simulation.requests.token=a-token-of-at-least-16-characters")
+			.run((context) -> assertThat(context.getBean(RequestDecider.class).simulatesRequests()).isTrue());
+		this.runner.withPropertyValues(SHOP, "degradation.simulation.requests.token=a-token-of-at-least-16-characters")
+			.run((context) -> assertThat(context.getBean(RequestDecider.class).simulatesRequests()).isFalse());
+	}
+
+	@Test
 	void aRouteUnderTheActuatorBasePathIsRejected() {
 		this.runner.withPropertyValues("degradation.manifest=classpath:manifests/under-actuator.yaml",
 				"management.endpoints.web.base-path=/manage")

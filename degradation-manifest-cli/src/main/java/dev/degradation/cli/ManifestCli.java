@@ -42,6 +42,7 @@ public final class ManifestCli {
 	private static final String USAGE = """
 			Usage: java -jar degradation-manifest-cli.jar [options] <manifest.yaml>...
 			       java -jar degradation-manifest-cli.jar walk [<manifest.yaml>] --base-url <url> [--property <name>=<value>]...
+			                    [--simulation-token <token>] [--per-request]
 
 			Validates degradation manifests as the starter does at startup, without starting the
 			application. Prints each problem as file:line:column: yaml.path: message, in UTF-8
@@ -56,12 +57,16 @@ public final class ManifestCli {
 			  --print-schema               print the JSON Schema of the manifest, for editors, and exit
 			  --help                       print this help and exit
 
-			walk drives the running service at <url> through its shed sequence with the Actuator's
-			simulation (it needs management.endpoint.degradation.access=unrestricted), checks every
-			route at every level, restores the simulation as it found it, and prints each failure
-			with the route's position in the manifest. Without a manifest file it checks the routes
-			of the manifest the service runs, as its endpoint reports them. A route that matches no
-			handler of the service fails.
+			walk drives the running service at <url> through its shed sequence and checks every route
+			at every level. Where the service lets requests simulate for themselves
+			(degradation.simulation.requests.enabled) and the token is given (--simulation-token, or
+			the DEGRADATION_SIMULATION_TOKEN environment variable), each request asks for its level
+			itself and the service's level never moves: safe on a service others use. --per-request
+			insists on that, and fails rather than move the level. Otherwise walk switches the
+			Actuator's simulation (it needs management.endpoint.degradation.access=unrestricted), and
+			restores it as it found it. It prints each failure with the route's position in the
+			manifest. Without a manifest file it checks the routes of the manifest the service runs,
+			as its endpoint reports them. A route that matches no handler of the service fails.
 
 			Exit status: 0 when every manifest is valid (walk: every route degrades as declared), 2 when
 			one has problems (walk: a route does not), 1 for a usage or I/O error.
@@ -233,11 +238,23 @@ public final class ManifestCli {
 		ManifestValidator validator = ManifestValidator.standard();
 		Path file = null;
 		URI base = null;
+		String token = System.getenv("DEGRADATION_SIMULATION_TOKEN");
+		boolean perRequest = false;
 		for (int i = 1; i < args.length; i++) {
 			String arg = args[i];
-			if ((arg.equals("--base-url") || arg.equals("--property")) && i + 1 < args.length) {
+			if (arg.equals("--per-request")) {
+				perRequest = true;
+			}
+			else if (arg.startsWith("--simulation-token=")) {
+				token = arg.substring("--simulation-token=".length());
+			}
+			else if ((arg.equals("--base-url") || arg.equals("--property") || arg.equals("--simulation-token"))
+					&& i + 1 < args.length) {
 				String value = args[++i];
-				if (arg.equals("--base-url")) {
+				if (arg.equals("--simulation-token")) {
+					token = value;
+				}
+				else if (arg.equals("--base-url")) {
 					base = URI.create(value.endsWith("/") ? value : value + "/");
 				}
 				else if (value.indexOf('=') > 0) {
@@ -265,8 +282,16 @@ public final class ManifestCli {
 		if (base == null) {
 			return usageError(err, "walk needs --base-url <url of the running service>");
 		}
+		if (token != null && token.isBlank()) {
+			token = null;
+		}
+		if (perRequest && token == null) {
+			return usageError(err, "--per-request needs the service's token: --simulation-token <token> or "
+					+ "DEGRADATION_SIMULATION_TOKEN");
+		}
+		ManifestWalk.Simulating simulating = new ManifestWalk.Simulating(token, perRequest);
 		if (file == null) {
-			int status = new ManifestWalk(null, base, out).walk();
+			int status = new ManifestWalk(null, base, out, simulating).walk();
 			out.flush();
 			return status;
 		}
@@ -285,7 +310,7 @@ public final class ManifestCli {
 			err.flush();
 			return USAGE_OR_IO_ERROR;
 		}
-		int status = new ManifestWalk(manifest, base, out).walk();
+		int status = new ManifestWalk(manifest, base, out, simulating).walk();
 		out.flush();
 		return status;
 	}

@@ -29,8 +29,10 @@ import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Tier;
 
 /**
- * {@code walk}: drives a running service through its shed sequence with the Actuator's simulation
- * and checks every route at every level: at a level that sheds the route's tier the answer is its
+ * {@code walk}: drives a running service through its shed sequence and checks every route at every
+ * level, each request asking for its level itself where the service allows it and the token is
+ * given (its level never moves, so a service others use can be walked), and otherwise with the
+ * Actuator's simulation: at a level that sheds the route's tier the answer is its
  * fallback (marked degraded, from its tier, with its status), below it the request reaches the
  * application (not degraded). The routes are those of the manifest file when one is given, and
  * otherwise those the service itself reports through its endpoint, so that a CI step after a
@@ -55,6 +57,8 @@ final class ManifestWalk {
 
 	private final PrintStream out;
 
+	private final Simulating simulating;
+
 	private final HttpClient http = HttpClient.newBuilder()
 		.connectTimeout(Duration.ofSeconds(5))
 		.followRedirects(HttpClient.Redirect.NEVER)
@@ -68,9 +72,38 @@ final class ManifestWalk {
 	 * @param out where the outcome is printed
 	 */
 	ManifestWalk(@Nullable DegradationManifest manifest, URI base, PrintStream out) {
+		this(manifest, base, out, new Simulating(null, false));
+	}
+
+	/**
+	 * Create a walk.
+	 * @param manifest the manifest whose routes are checked, or {@code null} to check the routes
+	 * the service reports
+	 * @param base the service's URL
+	 * @param out where the outcome is printed
+	 * @param simulating how the levels are simulated
+	 */
+	ManifestWalk(@Nullable DegradationManifest manifest, URI base, PrintStream out, Simulating simulating) {
 		this.manifest = manifest;
 		this.base = base;
 		this.out = out;
+		this.simulating = simulating;
+	}
+
+	/**
+	 * How a walk simulates its levels.
+	 *
+	 * @param token the service's token for a request's own simulation, or {@code null}
+	 * @param insist whether to walk only with each request's own simulation, never moving the
+	 * service's level
+	 */
+	record Simulating(@Nullable String token, boolean insist) {
+
+		@Override
+		public String toString() {
+			return "Simulating[insist=" + this.insist + "]";
+		}
+
 	}
 
 	/**
@@ -84,7 +117,7 @@ final class ManifestWalk {
 		String endpoint = "actuator/degradation";
 		Answer found;
 		try {
-			found = send("GET", endpoint, null);
+			found = send("GET", endpoint, null, null);
 		}
 		catch (IOException ex) {
 			this.out.println(this.base + ": cannot reach the service: " + ex.getMessage());
@@ -111,6 +144,13 @@ final class ManifestWalk {
 			this.out.println(this.base.resolve(endpoint) + ": cannot read its routes: " + ex.getMessage());
 			return ManifestCli.USAGE_OR_IO_ERROR;
 		}
+		boolean perRequest = this.simulating.token() != null && service.requestSimulation();
+		if (this.simulating.insist() && !perRequest) {
+			this.out.println(this.base.resolve(endpoint) + ": the service does not let a request simulate for itself "
+					+ "(degradation.simulation.requests.enabled), and --per-request forbids moving its level; "
+					+ "no route was checked");
+			return ManifestCli.USAGE_OR_IO_ERROR;
+		}
 		String source = (this.manifest != null) ? this.manifest.source() : service.source();
 		List<WalkedTier> tiers = (this.manifest != null) ? WalkedTier.of(this.manifest, service) : service.tiers();
 		String restore = "true".equals(simulation.group(1))
@@ -132,8 +172,10 @@ final class ManifestWalk {
 		boolean simulated = false;
 		try {
 			for (int level : levels) {
-				Answer answer = send("POST", endpoint, "{\"enabled\": true, \"level\": " + level + "}");
-				if (answer.status() != 200) {
+				String simulate = perRequest ? "level=" + level : null;
+				Answer answer = perRequest ? null
+						: send("POST", endpoint, "{\"enabled\": true, \"level\": " + level + "}", null);
+				if (answer != null && answer.status() != 200) {
 					this.out.println(this.base.resolve(endpoint) + " refused the simulation (" + answer.status() + "): "
 							+ ((answer.status() == 405 || answer.status() == 404 || answer.status() == 403)
 									? "the endpoint is read-only; walk needs "
@@ -142,11 +184,11 @@ final class ManifestWalk {
 									: answer.body()));
 					return ManifestCli.USAGE_OR_IO_ERROR;
 				}
-				simulated = true;
+				simulated = !perRequest;
 				for (WalkedTier tier : tiers) {
 					for (WalkedRoute route : tier.routes()) {
 						checks++;
-						String failure = check(route, tier, level);
+						String failure = check(route, tier, level, simulate);
 						if (failure != null) {
 							failures.add(failure);
 							this.out.println(failure);
@@ -166,12 +208,13 @@ final class ManifestWalk {
 			}
 		}
 		this.out.println(source + " against " + this.base + ": " + checks + " checks at " + levels.size()
-				+ " levels, " + (failures.isEmpty() ? "every route degrades as declared" : failures.size() + " failed"));
+				+ " levels" + (perRequest ? " (each request simulating for itself)" : "") + ", " + (failures.isEmpty() ? "every route degrades as declared" : failures.size() + " failed"));
 		return failures.isEmpty() ? ManifestCli.VALID : ManifestCli.INVALID;
 	}
 
-	private @Nullable String check(WalkedRoute route, WalkedTier tier, int level) throws IOException {
-		Answer answer = send(route.method(), samplePath(route.path()).substring(1), null);
+	private @Nullable String check(WalkedRoute route, WalkedTier tier, int level, @Nullable String simulate)
+			throws IOException {
+		Answer answer = send(route.method(), samplePath(route.path()).substring(1), null, simulate);
 		boolean shed = tier.priority() <= level;
 		boolean degraded = "true".equals(answer.header("X-Degraded"));
 		String where = route.position() + ": " + route + " at level " + level + ": ";
@@ -230,7 +273,7 @@ final class ManifestWalk {
 
 	private void restore(String endpoint, String body) {
 		try {
-			Answer restored = send("POST", endpoint, body);
+			Answer restored = send("POST", endpoint, body, null);
 			if (restored.status() != 200) {
 				this.out.println(this.base.resolve(endpoint) + ": could not restore the simulation as it was (" + body + "): "
 						+ restored.status());
@@ -242,8 +285,13 @@ final class ManifestWalk {
 		}
 	}
 
-	private Answer send(String method, String path, @Nullable String json) throws IOException {
+	private Answer send(String method, String path, @Nullable String json, @Nullable String simulate)
+			throws IOException {
 		HttpRequest.Builder request = HttpRequest.newBuilder(this.base.resolve(path)).timeout(Duration.ofSeconds(10));
+		String token = this.simulating.token();
+		if (simulate != null && token != null) {
+			request.header("X-Degradation-Simulate", simulate).header("X-Degradation-Simulate-Token", token);
+		}
 		if (json != null) {
 			request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
 		}
@@ -322,12 +370,15 @@ final class ManifestWalk {
 	 *
 	 * @param source where the service loaded it from
 	 * @param tiers its tiers, in shed order
+	 * @param requestSimulation whether the service lets a request simulate for itself
 	 */
-	record ServiceManifest(String source, List<WalkedTier> tiers) {
+	record ServiceManifest(String source, List<WalkedTier> tiers, boolean requestSimulation) {
 
 		@SuppressWarnings("unchecked")
 		static ServiceManifest read(String json) {
 			Map<String, Object> body = (Map<String, Object>) value(json);
+			boolean requestSimulation = body.get("requestSimulation") instanceof Map<?, ?> section
+					&& Boolean.TRUE.equals(section.get("enabled"));
 			String source = (body.get("manifest") instanceof String text) ? text : "the service's manifest";
 			List<WalkedTier> tiers = new ArrayList<>();
 			for (Object tierValue : (List<Object>) body.get("tiers")) {
@@ -344,7 +395,7 @@ final class ManifestWalk {
 				}
 				tiers.add(new WalkedTier((String) tier.get("name"), ((Number) tier.get("priority")).intValue(), routes));
 			}
-			return new ServiceManifest(source, tiers);
+			return new ServiceManifest(source, tiers, requestSimulation);
 		}
 
 		@Nullable Boolean handled(String method, String path) {

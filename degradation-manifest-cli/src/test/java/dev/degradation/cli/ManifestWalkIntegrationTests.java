@@ -108,6 +108,68 @@ class ManifestWalkIntegrationTests {
 		}
 	}
 
+	@Test
+	void aServiceInUseIsWalkedRequestByRequestAndItsOtherCallersSeeNoDegradedAnswer() throws Exception {
+		String token = "a-token-of-at-least-16-characters";
+		// Read-only: the walk could not move the level if it tried.
+		try (Shop shop = Shop.start("--degradation.simulation.requests.enabled=true",
+				"--degradation.simulation.requests.token=" + token, "--management.endpoint.degradation.access=read-only")) {
+			java.util.concurrent.atomic.AtomicBoolean walking = new java.util.concurrent.atomic.AtomicBoolean(true);
+			List<String> degraded = new java.util.concurrent.CopyOnWriteArrayList<>();
+			java.util.concurrent.atomic.LongAdder served = new java.util.concurrent.atomic.LongAdder();
+			HttpClient others = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+			CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
+				List<String> paths = List.of("/api/recommendations", "/api/personalization", "/api/ab/assign",
+						"/api/checkout/suggestions");
+				for (int i = 0; walking.get() && i < 5000; i++) {
+					String path = paths.get(i % paths.size());
+					try {
+						HttpResponse<String> answer = others.send(HttpRequest.newBuilder(shop.uri(path))
+							.timeout(Duration.ofSeconds(10))
+							.build(), HttpResponse.BodyHandlers.ofString());
+						served.increment();
+						if (answer.headers().firstValue("X-Degraded").isPresent()) {
+							degraded.add(path + " " + answer.headers().firstValue("X-Degradation-Reason").orElse(""));
+						}
+					}
+					catch (IOException | InterruptedException ex) {
+						degraded.add(path + " " + ex);
+					}
+				}
+			}, java.util.concurrent.Executors.newSingleThreadExecutor());
+			Walk walk;
+			try {
+				walk = run("walk", "--base-url", "http://127.0.0.1:" + shop.port, "--simulation-token", token,
+						"--per-request");
+			}
+			finally {
+				walking.set(false);
+				load.get(30, TimeUnit.SECONDS);
+			}
+			assertThat(walk.status()).as(walk.out()).isEqualTo(ManifestCli.VALID);
+			assertThat(walk.out()).contains("15 checks at 3 levels (each request simulating for itself), every route "
+					+ "degrades as declared");
+			assertThat(served.sum()).isPositive();
+			assertThat(degraded).isEmpty();
+			assertThat(shop.get("/actuator/degradation")).contains("\"level\":0")
+				.contains("\"simulation\":{\"enabled\":false,\"level\":0}");
+		}
+	}
+
+	@Test
+	void insistingOnRequestSimulationAgainstAServiceWithoutItMovesNothingAndSaysWhy() throws Exception {
+		try (Shop shop = Shop.start()) {
+			Walk walk = run("walk", "--base-url", "http://127.0.0.1:" + shop.port, "--simulation-token",
+					"a-token-of-at-least-16-characters", "--per-request");
+			assertThat(walk.status()).isEqualTo(ManifestCli.USAGE_OR_IO_ERROR);
+			assertThat(walk.out()).contains("does not let a request simulate for itself")
+				.contains("degradation.simulation.requests.enabled");
+			assertThat(shop.get("/actuator/degradation")).contains("\"simulation\":{\"enabled\":false,\"level\":0}");
+		}
+		assertThat(run("walk", "--base-url", "http://127.0.0.1:9", "--per-request").out())
+			.contains("--per-request needs the service's token");
+	}
+
 	private static Walk walk(Shop shop) {
 		return run("walk", MANIFEST.toString(), "--base-url", "http://127.0.0.1:" + shop.port, "--property",
 				"sample.dependencies.recommendations-api.url=http://x", "--property",

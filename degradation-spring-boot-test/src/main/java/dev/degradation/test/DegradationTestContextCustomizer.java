@@ -2,6 +2,7 @@ package dev.degradation.test;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
@@ -28,6 +29,10 @@ record DegradationTestContextCustomizer(boolean probes) implements ContextCustom
 			defaults.put("degradation.probes.enabled", "false");
 		}
 		defaults.put("degradation.verify", "off");
+		// A test's own requests may simulate for themselves (SimulatedRequests), with a token of
+		// this context's own.
+		defaults.put("degradation.simulation.requests.enabled", "true");
+		defaults.put("degradation.simulation.requests.token", UUID.randomUUID().toString());
 		MapPropertySource source = new MapPropertySource(PROPERTY_SOURCE_NAME, defaults);
 		// Above the application's configuration files, which may well say 'strict' for production,
 		// and below everything a test or a CI run sets explicitly.

@@ -66,6 +66,19 @@ class AutoConfigureDegradationTests {
 		}
 
 		@Test
+		void aTestsOwnRequestSimulatesForItselfAndTheEngineStaysAsItWas(@Autowired SimulatedRequests simulated) {
+			assertThat(this.mvc.get().uri("/api/recommendations").headers(simulated.level(2))).hasStatusOk()
+				.hasHeader("X-Degraded", "true")
+				.hasHeader("X-Degradation-Reason", "simulation:request")
+				.hasHeader("X-Degradation-Level", "0")
+				.bodyJson()
+				.isLenientlyEqualTo("{\"items\": [], \"source\": \"degraded\"}");
+			assertThat(this.mvc.get().uri("/api/recommendations")).hasStatusOk().doesNotContainHeader("X-Degraded");
+			assertThat(this.engine.state().level()).isZero();
+			assertThat(this.engine.state().shedsAnything()).isFalse();
+		}
+
+		@Test
 		void theDependenciesAreNotProbedAndStayUnknown() {
 			assertThat(this.context.getBeanNamesForType(DependencyProbing.class)).isEmpty();
 			assertThat(this.engine.dependency("recommendations-api").state()).isEqualTo(DependencyState.UNKNOWN);
@@ -133,6 +146,21 @@ class AutoConfigureDegradationTests {
 				.valueEquals("X-Degradation-Contract-Handler", "ShopController%23order%28Map%29")
 				.expectBody()
 				.isEmpty();
+		}
+
+		@Test
+		void aTestsOwnRequestSimulatesForItselfAndTheEngineStaysAsItWas(@Autowired SimulatedRequests simulated) {
+			this.client.get()
+				.uri("/api/recommendations")
+				.headers((headers) -> headers.addAll(simulated.failed("recommendations-api")))
+				.exchange()
+				.expectHeader()
+				.valueEquals("X-Degradation-Reason", "simulation:request")
+				.expectBody()
+				.json("{\"items\": [], \"source\": \"degraded\"}");
+			this.client.get().uri("/api/recommendations").exchange().expectHeader().doesNotExist("X-Degraded");
+			assertThat(this.engine.state().level()).isZero();
+			assertThat(this.engine.state().shedsAnything()).isFalse();
 		}
 
 		@Test

@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,7 +20,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import dev.degradation.autoconfigure.DegradationAutoConfiguration;
 import dev.degradation.autoconfigure.WebFluxHandlerContributor;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.autoconfigure.DegradationProperties;
 import dev.degradation.test.DegradationTestClock;
+import dev.degradation.test.SimulatedRequests;
 import dev.degradation.test.contract.ContractHandlerInterceptor;
 import dev.degradation.test.contract.ContractWebFilter;
 
@@ -51,6 +54,17 @@ public final class DegradationTestAutoConfiguration {
 		return () -> clock.ifAvailable((testClock) -> engine.orderedStream()
 			.filter((candidate) -> candidate.clock() == testClock)
 			.forEach((candidate) -> testClock.onAdvance(candidate::evaluate)));
+	}
+
+	/**
+	 * The headers of a test's own simulated requests, with the token the application checks.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty("degradation.simulation.requests.enabled")
+	SimulatedRequests degradationSimulatedRequests(DegradationProperties properties) {
+		String token = properties.getSimulation().getRequests().tokenWhenEnabled();
+		return new SimulatedRequests((token != null) ? token : "");
 	}
 
 	@Configuration(proxyBeanMethods = false)
