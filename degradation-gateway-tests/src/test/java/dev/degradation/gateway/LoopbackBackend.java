@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * request and never answers until it is set healthy again or closed) or stalls (sends the
  * headers of a 200 and the first half of its body, then nothing until it is set healthy again or
  * closed). It counts the requests that reach it, health checks apart, so that a test can tell
- * that the gateway did not call it, and keeps the deadline header of the last one.
+ * that the gateway did not call it, and keeps the deadline and simulation headers of the last one.
  */
 final class LoopbackBackend implements AutoCloseable {
 
@@ -49,6 +49,10 @@ final class LoopbackBackend implements AutoCloseable {
 	private volatile CountDownLatch released = new CountDownLatch(1);
 
 	private volatile @Nullable String deadline;
+
+	private volatile @Nullable String simulation;
+
+	private volatile @Nullable String simulationToken;
 
 	private LoopbackBackend(String name) {
 		this.name = name;
@@ -85,6 +89,16 @@ final class LoopbackBackend implements AutoCloseable {
 		return this.deadline;
 	}
 
+	/** The simulation header the last request (health checks apart) arrived with, if any. */
+	@Nullable String simulation() {
+		return this.simulation;
+	}
+
+	/** The simulation token header the last request (health checks apart) arrived with, if any. */
+	@Nullable String simulationToken() {
+		return this.simulationToken;
+	}
+
 	void set(Mode mode) {
 		this.mode = mode;
 		if (mode != Mode.HANGING && mode != Mode.STALLING) {
@@ -101,6 +115,8 @@ final class LoopbackBackend implements AutoCloseable {
 			if (!health) {
 				this.hits.incrementAndGet();
 				this.deadline = exchange.getRequestHeaders().getFirst("x-envoy-expected-rq-timeout-ms");
+				this.simulation = exchange.getRequestHeaders().getFirst("X-Degradation-Simulate");
+				this.simulationToken = exchange.getRequestHeaders().getFirst("X-Degradation-Simulate-Token");
 			}
 			Mode current = this.mode;
 			if (current == Mode.HANGING) {
