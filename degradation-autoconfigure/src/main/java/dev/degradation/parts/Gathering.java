@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.degradation.engine.RequestSimulation;
+
 /**
  * The optional parts of one answer, gathered in parallel. Each part runs within its budget and the
  * answer's deadline; a part that fails, is refused by the full executor, or runs out of time is
@@ -78,17 +80,26 @@ public final class Gathering {
 		Objects.requireNonNull(name, "'name' must not be null");
 		long budgetMillis = Math.min(budget.toMillis(), this.deadlineMillis - this.clock.millis());
 		CompletableFuture<T> result = new CompletableFuture<>();
+		// The simulation the request asked for itself goes with its parts, so that their guarded
+		// calls follow it; a value gathered for a simulated request is never remembered as good.
+		RequestSimulation simulation = RequestSimulation.current();
 		if (budgetMillis <= 0) {
 			result.completeExceptionally(new TimeoutException("No time left before the answer's deadline"));
 		}
 		else {
 			try {
 				Future<?> task = this.executor.submit(() -> {
+					RequestSimulation.Held held = (simulation != null) ? RequestSimulation.hold(simulation) : null;
 					try {
 						result.complete(call.call());
 					}
 					catch (Throwable ex) {
 						result.completeExceptionally(ex);
+					}
+					finally {
+						if (held != null) {
+							held.close();
+						}
 					}
 				});
 				result.orTimeout(budgetMillis, TimeUnit.MILLISECONDS).whenComplete((value, ex) -> {
@@ -105,7 +116,7 @@ public final class Gathering {
 		CompletableFuture<Part.Settled<T>> settled = result.handle((value, ex) -> {
 			Part.Settled<T> outcome;
 			if (ex == null) {
-				if (lastGood != null && key != null && value != null) {
+				if (lastGood != null && key != null && value != null && simulation == null) {
 					lastGood.remember(key, value);
 				}
 				outcome = new Part.Settled<>(value, PartState.FRESH, null);

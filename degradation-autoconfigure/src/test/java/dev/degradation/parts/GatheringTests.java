@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,6 +114,26 @@ class GatheringTests {
 		assertThat(reviews.age()).isNotNull().isLessThan(Duration.ofSeconds(5));
 		assertThat(other.state()).isEqualTo(PartState.MISSING);
 		assertThat(second.degradedParts()).isEqualTo("reviews;stale;age=0, reviews-of-another");
+	}
+
+	@Test
+	void aSimulatedRequestsPartsFollowItsSimulationAndRememberNothing() {
+		LastGood<String, String> lastReviews = LastGood.of(10, Duration.ofMinutes(1));
+		RequestSimulation simulation = new RequestSimulation(0, Set.of("reviews-api"), "failed=reviews-api",
+				"a-token-of-at-least-16-characters");
+		Part<RequestSimulation> seen;
+		Part<String> reviews;
+		try (RequestSimulation.Held held = RequestSimulation.hold(simulation)) {
+			Gathering parts = this.gatherer.gather(Duration.ofSeconds(2));
+			seen = parts.optional("seen", Duration.ofSeconds(1), RequestSimulation::current);
+			reviews = parts.optional("reviews", Duration.ofSeconds(1), () -> "degraded downstream", lastReviews, "p-1");
+		}
+		assertThat(seen.value()).isSameAs(simulation);
+		assertThat(reviews.value()).isEqualTo("degraded downstream");
+		assertThat(lastReviews.recall("p-1")).as("nothing gathered for a simulated request is remembered").isNull();
+		Gathering live = this.gatherer.gather(Duration.ofSeconds(2));
+		assertThat(live.optional("seen", Duration.ofSeconds(1), () -> String.valueOf(RequestSimulation.current()))
+			.value()).isEqualTo("null");
 	}
 
 	@Test
