@@ -127,6 +127,30 @@ final class ContractAssertions {
 						+ staticFallback.body());
 			}
 		}
+		else if (fallback instanceof Fallback.Unavailable unavailable) {
+			String retryAfter = answer.header("Retry-After");
+			if (!Integer.toString(unavailable.retryAfterSeconds()).equals(retryAfter)) {
+				differences.add("its Retry-After is " + ((retryAfter != null) ? "'" + retryAfter + "'" : "missing")
+						+ " instead of the manifest's retry_after_seconds " + unavailable.retryAfterSeconds());
+			}
+			String contentType = answer.header("Content-Type");
+			if (contentType == null || !contentType.startsWith(MediaType.APPLICATION_PROBLEM_JSON_VALUE)) {
+				differences.add("its content type is " + ((contentType != null) ? "'" + contentType + "'" : "missing")
+						+ " instead of " + MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+			}
+		}
+		else if (fallback instanceof Fallback.Stale stale) {
+			String age = answer.header("Age");
+			if (age == null) {
+				// No copy to serve: the answer is what the route declares without one.
+				body(stale.otherwise(), answer, differences);
+			}
+			else if (!age.chars().allMatch(Character::isDigit) || age.isEmpty() || age.length() > 9
+					|| Integer.parseInt(age) > stale.maxStaleSeconds()) {
+				differences.add("its copy's Age is '" + age + "', past the manifest's max_stale_seconds "
+						+ stale.maxStaleSeconds());
+			}
+		}
 	}
 
 	private static boolean isJson(@Nullable String contentType) {
