@@ -1,8 +1,5 @@
 package dev.degradation.autoconfigure;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 
 import org.apache.commons.logging.Log;
@@ -29,7 +26,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
 import dev.degradation.actuate.HealthIndicatorProbe;
@@ -78,20 +74,24 @@ public final class DegradationAutoConfiguration {
 	@Conditional(ManifestAvailableCondition.class)
 	static class ActiveConfiguration {
 
+		/**
+		 * The manifest's file, read once for the manifest and for the reloader.
+		 */
 		@Bean
 		@ConditionalOnMissingBean
-		DegradationManifest degradationManifest(ResourceLoader resourceLoader, Environment environment) {
-			ManifestLocation location = ManifestLocation.of(environment);
-			Resource resource = location.resolve(resourceLoader);
-			if (!resource.exists()) {
-				throw new ManifestNotFoundException(location.location());
+		@Conditional(OnManifestCondition.class)
+		ManifestFile degradationManifestFile(ResourceLoader resourceLoader, Environment environment) {
+			return ManifestFile.read(resourceLoader, environment);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		DegradationManifest degradationManifest(ObjectProvider<ManifestFile> file, Environment environment) {
+			ManifestFile read = file.getIfAvailable();
+			if (read == null) {
+				throw new ManifestNotFoundException(ManifestLocation.of(environment).location());
 			}
-			try (InputStream input = resource.getInputStream()) {
-				return ManifestReloader.loader(environment).load(location.resourceLocation(), input);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not read degradation manifest '" + location.location() + "'", ex);
-			}
+			return ManifestReloader.loader(environment).load(read.location().resourceLocation(), read.content());
 		}
 
 		/**
@@ -103,18 +103,11 @@ public final class DegradationAutoConfiguration {
 		@Conditional(OnManifestCondition.class)
 		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
 				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers,
-				ObjectProvider<ManifestVerification> verification,
+				ManifestFile file, ObjectProvider<ManifestVerification> verification,
 				ObjectProvider<ManifestReloader.ReplacementCheck> replacementChecks) {
-			ManifestLocation location = ManifestLocation.of(environment);
-			byte[] content;
-			try (InputStream input = location.resolve(resourceLoader).getInputStream()) {
-				content = input.readAllBytes();
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("Could not read degradation manifest '" + location.location() + "'", ex);
-			}
 			ManifestReloader reloader = new ManifestReloader(resourceLoader, environment, engine,
-					decider.getIfAvailable(), staleAnswers, location.location(), content, verification::getIfAvailable);
+					decider.getIfAvailable(), staleAnswers, file.location().location(), file.content(),
+					verification::getIfAvailable);
 			reloader.setReplacementChecks(() -> replacementChecks.orderedStream().toList());
 			return reloader;
 		}

@@ -181,6 +181,38 @@ class DegradationAutoConfigurationTests {
 	}
 
 	@Test
+	void theManifestIsReadOnceAtStartup() {
+		java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+		org.springframework.core.io.DefaultResourceLoader counting = new org.springframework.core.io.DefaultResourceLoader() {
+
+			@Override
+			public org.springframework.core.io.Resource getResource(String location) {
+				org.springframework.core.io.Resource resource = super.getResource(location);
+				if (!location.endsWith("manifests/shop.yaml")) {
+					return resource;
+				}
+				return new org.springframework.core.io.ClassPathResource("manifests/shop.yaml") {
+
+					@Override
+					public java.io.InputStream getInputStream() throws java.io.IOException {
+						reads.incrementAndGet();
+						return super.getInputStream();
+					}
+
+				};
+			}
+
+		};
+		this.runner.withPropertyValues(SHOP)
+			.withInitializer((context) -> ((org.springframework.context.support.GenericApplicationContext) context)
+				.setResourceLoader(counting))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(DegradationManifest.class).hasSingleBean(ManifestReloader.class);
+				assertThat(reads).hasValue(1);
+			});
+	}
+
+	@Test
 	void requestSimulationWithoutALongEnoughTokenFailsStartupAndNamesTheProperty() {
 		this.runner.withPropertyValues(SHOP, "degradation.simulation.requests.enabled=true")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
