@@ -287,7 +287,7 @@ public final class DependencyGuard {
 	}
 
 	private <T> T limited(Attempt<T> call, Duration limit, AttemptPlacement placement) throws Exception {
-		try (AttemptLimit attempt = AttemptLimit.begin(limit)) {
+		try (AttemptLimit attempt = AttemptLimit.begin(limit, () -> placement.learn(true, name()))) {
 			try {
 				return call.call(limit);
 			}
