@@ -105,6 +105,8 @@ public class DegradationEndpoint {
 
 	private volatile @Nullable HandledRoutes handled;
 
+	private final Supplier<List<EndpointSection>> extraSections;
+
 	/**
 	 * Create an endpoint whose overrides live at most a day, without manifest reload.
 	 * @param engine the engine to show and control
@@ -134,10 +136,25 @@ public class DegradationEndpoint {
 	 */
 	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl, @Nullable ManifestReload manifestReload,
 			@Nullable Supplier<List<HandlerRoute>> handlers) {
+		this(engine, maxTtl, manifestReload, handlers, List::of);
+	}
+
+	/**
+	 * Create an endpoint that also shows sections of other parts of the starter.
+	 * @param engine the engine to show and control
+	 * @param maxTtl the longest time to live an override may ask for
+	 * @param manifestReload how the manifest is reloaded, or {@code null} when it cannot be (a
+	 * manifest given as a bean has no location)
+	 * @param handlers the application's handlers, or {@code null} when they are not known
+	 * @param sections the further sections, read at each request, after the signals' own
+	 */
+	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl, @Nullable ManifestReload manifestReload,
+			@Nullable Supplier<List<HandlerRoute>> handlers, Supplier<List<EndpointSection>> sections) {
 		this.engine = engine;
 		this.maxTtl = maxTtl;
 		this.manifestReload = manifestReload;
 		this.handlers = handlers;
+		this.extraSections = sections;
 	}
 
 	/**
@@ -458,6 +475,11 @@ public class DegradationEndpoint {
 					sections.put(key, section);
 				}
 			});
+		}
+		for (EndpointSection section : this.extraSections.get()) {
+			if (!OWN_FIELDS.contains(section.name()) && !sections.containsKey(section.name())) {
+				sections.put(section.name(), section.content().get());
+			}
 		}
 		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
 				shedTiers, state.changedAt(), state.reason(), signals, overrides, tiers, dependencies, sections);

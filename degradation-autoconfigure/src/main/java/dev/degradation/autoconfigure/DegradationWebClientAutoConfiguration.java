@@ -2,6 +2,8 @@ package dev.degradation.autoconfigure;
 
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -13,10 +15,12 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.GuardingExchangeFilter;
+import dev.degradation.client.WebClientGuarding;
 import dev.degradation.engine.DegradationEngine;
 
 /**
- * Guards the calls of every {@code WebClient} built from Boot's {@code WebClient.Builder} to the
+ * Guards the calls of every {@code WebClient} built from Boot's {@code WebClient.Builder}, and of
+ * the {@code WebClient.Builder} and {@code WebClient} beans of the application, to the
  * manifest's dependencies with the same {@link DependencyGuards} as the {@code RestClient}s: one
  * breaker per dependency, whichever client calls it. Needs WebFlux's {@code WebClient}, Boot's
  * {@code spring-boot-webclient} and Resilience4j's Reactor operators; backs off without any of
@@ -35,6 +39,42 @@ public final class DegradationWebClientAutoConfiguration {
 		return (builder) -> builder
 			.filter(new GuardingExchangeFilter(guards, properties.getDeadline().getHeader(), engine.clock(),
 					properties.getPriority().headerWhenEnabled()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
+	WebClientGuarding degradationWebClientGuarding(DependencyGuards guards, DegradationEngine engine,
+			DegradationProperties properties) {
+		return new WebClientGuarding(() -> new GuardingExchangeFilter(guards, properties.getDeadline().getHeader(),
+				engine.clock(), properties.getPriority().headerWhenEnabled()));
+	}
+
+	/**
+	 * The {@code WebClient.Builder} and {@code WebClient} beans the application defines itself,
+	 * load-balanced or not, get the guard first among their filters (before Spring Cloud
+	 * LoadBalancer's), unless Boot's builder gave it already. A bean post-processor, as Spring
+	 * Cloud LoadBalancer's for {@code @LoadBalanced} builders, so that Spring Cloud stays optional.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
+	static BeanPostProcessor degradationApplicationWebClientsPostProcessor(ObjectProvider<WebClientGuarding> guarding) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (!(bean instanceof WebClient.Builder) && !(bean instanceof WebClient)) {
+					return bean;
+				}
+				WebClientGuarding clients = guarding.getIfAvailable();
+				if (clients == null) {
+					return bean;
+				}
+				return (bean instanceof WebClient.Builder builder) ? clients.guard(builder)
+						: clients.guard((WebClient) bean);
+			}
+
+		};
 	}
 
 }
