@@ -1,9 +1,13 @@
 package dev.degradation.autoconfigure;
 
+import java.lang.reflect.Method;
+
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -31,6 +35,9 @@ import dev.degradation.engine.DegradationEngine;
 @ConditionalOnBean(DependencyGuards.class)
 public final class DegradationWebClientAutoConfiguration {
 
+	/** Where Boot defines its {@code WebClient.Builder}, which its customizers configure. */
+	private static final String BOOTS_BUILDER = "org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration";
+
 	@Bean
 	@ConditionalOnMissingBean(name = "degradationWebClientCustomizer")
 	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
@@ -53,12 +60,14 @@ public final class DegradationWebClientAutoConfiguration {
 	/**
 	 * The {@code WebClient.Builder} and {@code WebClient} beans the application defines itself,
 	 * load-balanced or not, get the guard first among their filters (before Spring Cloud
-	 * LoadBalancer's), unless Boot's builder gave it already. A bean post-processor, as Spring
-	 * Cloud LoadBalancer's for {@code @LoadBalanced} builders, so that Spring Cloud stays optional.
+	 * LoadBalancer's), unless they have it. Boot's own builder is left to its customizers: the
+	 * starter's, or one that replaced it by name. A bean post-processor, as Spring Cloud
+	 * LoadBalancer's for {@code @LoadBalanced} builders, so that Spring Cloud stays optional.
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
-	static BeanPostProcessor degradationApplicationWebClientsPostProcessor(ObjectProvider<WebClientGuarding> guarding) {
+	static BeanPostProcessor degradationApplicationWebClientsPostProcessor(ObjectProvider<WebClientGuarding> guarding,
+			ConfigurableListableBeanFactory beanFactory) {
 		return new BeanPostProcessor() {
 
 			@Override
@@ -70,8 +79,19 @@ public final class DegradationWebClientAutoConfiguration {
 				if (clients == null) {
 					return bean;
 				}
-				return (bean instanceof WebClient.Builder builder) ? clients.guard(builder)
-						: clients.guard((WebClient) bean);
+				if (bean instanceof WebClient.Builder builder) {
+					return isBoots(beanName) ? builder : clients.guard(builder);
+				}
+				return clients.guard((WebClient) bean);
+			}
+
+			private boolean isBoots(String beanName) {
+				if (!beanFactory.containsBeanDefinition(beanName)
+						|| !(beanFactory.getMergedBeanDefinition(beanName) instanceof RootBeanDefinition definition)) {
+					return false;
+				}
+				Method factoryMethod = definition.getResolvedFactoryMethod();
+				return factoryMethod != null && factoryMethod.getDeclaringClass().getName().equals(BOOTS_BUILDER);
 			}
 
 		};
