@@ -25,6 +25,7 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.ReactorClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.SimpleClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
@@ -36,6 +37,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
@@ -47,6 +49,7 @@ import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.GuardExecutor;
 import dev.degradation.client.GuardedCallRetryStrategy;
 import dev.degradation.client.GuardingInterceptor;
+import dev.degradation.client.HandBuiltAttemptTimeout;
 import dev.degradation.client.HttpComponentsAttemptTimeout;
 import dev.degradation.client.JdkAttemptTimeout;
 import dev.degradation.client.ReactorAttemptTimeout;
@@ -179,7 +182,8 @@ public final class DegradationClientAutoConfiguration {
 	 * Spring's JDK factory has one read timeout for all its requests and Boot's builder no hook
 	 * per request, so the builder is wrapped once it is complete (its customizers applied, which
 	 * see it as it is): every factory it builds, for a {@code RestClient}, a
-	 * {@code RestTemplate} or an HTTP service group, with their settings, is decorated. The
+	 * {@code RestTemplate} or an HTTP service group, with their settings, is decorated; so is
+	 * every {@code HttpURLConnection} factory of Boot's ({@link HandBuiltAttemptTimeout}). The
 	 * factories Boot's Apache HttpClient and Reactor Netty builders make (with the starter's hooks,
 	 * above and below) are remembered, so that a client the application builds on one of them is
 	 * known to bound its calls.
@@ -199,6 +203,14 @@ public final class DegradationClientAutoConfiguration {
 						ClientHttpRequestFactoryBuilder<JdkAttemptTimeout> limited = (settings) -> new JdkAttemptTimeout(
 								jdk.build(settings), (settings != null) ? settings.readTimeout() : null);
 						return limited;
+					}
+					if (bean instanceof SimpleClientHttpRequestFactoryBuilder simple) {
+						ClientHttpRequestFactoryBuilder<ClientHttpRequestFactory> bounded = (settings) -> {
+							SimpleClientHttpRequestFactory factory = simple.build(settings);
+							HandBuiltAttemptTimeout timeout = HandBuiltAttemptTimeout.of(factory);
+							return (timeout != null) ? timeout : factory;
+						};
+						return bounded;
 					}
 					if (isHooked(bean)) {
 						ClientHttpRequestFactoryBuilder<?> hooked = (ClientHttpRequestFactoryBuilder<?>) bean;

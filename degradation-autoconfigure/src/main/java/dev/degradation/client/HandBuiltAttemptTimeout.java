@@ -35,11 +35,17 @@ import org.springframework.util.ReflectionUtils;
  * connection and one for each read (as Apache HttpClient's response timeout), so a dependency
  * that drips its answer can take longer in all, while one that hangs is given up at the limit.
  *
- * <p>{@link #of} answers {@code null} for any other factory (a subclass included: its
- * {@code createRequest} may not read the settings) and should Spring's field names change: such
+ * <p>{@link #of} answers {@code null} for any other factory (a subclass included, but for the
+ * one Boot's builder makes: its {@code createRequest} may not read the settings) and should Spring's field names change: such
  * a client's guarded calls then run on the guards' bounded executor, and startup says so.
  */
 public final class HandBuiltAttemptTimeout implements ClientHttpRequestFactory {
+
+	/**
+	 * The subclass Boot's builder makes of the {@code HttpURLConnection} factory: it adds its SSL
+	 * settings to each connection after Spring's own, its timeouts among them.
+	 */
+	private static final String BOOTS_HTTPS_FACTORY = "org.springframework.boot.http.client.SimpleClientHttpRequestFactoryBuilder$SimpleClientHttpsRequestFactory";
 
 	/** One lock per application factory, however many clients are built on it. */
 	private static final Map<ClientHttpRequestFactory, Lock> locks = new ConcurrentReferenceHashMap<>(16,
@@ -68,7 +74,8 @@ public final class HandBuiltAttemptTimeout implements ClientHttpRequestFactory {
 		if (factory.getClass() == JdkClientHttpRequestFactory.class) {
 			timeouts = fields(JdkClientHttpRequestFactory.class, Duration.class, "readTimeout");
 		}
-		else if (factory.getClass() == SimpleClientHttpRequestFactory.class) {
+		else if (factory.getClass() == SimpleClientHttpRequestFactory.class
+				|| factory.getClass().getName().equals(BOOTS_HTTPS_FACTORY)) {
 			timeouts = fields(SimpleClientHttpRequestFactory.class, int.class, "connectTimeout", "readTimeout");
 		}
 		else {

@@ -162,6 +162,10 @@ class DegradationClientAutoConfigurationTests {
 				.isInstanceOf(JdkClientHttpRequestFactory.class));
 		this.runner.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class).build())
 			.isInstanceOf(HttpComponentsClientHttpRequestFactory.class));
+		// HttpURLConnection's factory, bounded per request as one the application built.
+		this.runner.withPropertyValues("spring.http.clients.imperative.factory=simple")
+			.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class).build())
+				.isInstanceOf(HandBuiltAttemptTimeout.class));
 	}
 
 	@Test
