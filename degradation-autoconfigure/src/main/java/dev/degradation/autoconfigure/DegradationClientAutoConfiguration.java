@@ -253,8 +253,9 @@ public final class DegradationClientAutoConfiguration {
 		@ConditionalOnMissingBean
 		ClientGuarding degradationClientGuarding(DependencyGuards guards, DegradationEngine engine,
 				DegradationProperties properties) {
-			return new ClientGuarding(guards, () -> new GuardingInterceptor(guards,
-					properties.getDeadline().getHeader(), engine.clock(), properties.getPriority().headerWhenEnabled()));
+			return new ClientGuarding(guards, (unbounded) -> new GuardingInterceptor(guards,
+					properties.getDeadline().getHeader(), engine.clock(), properties.getPriority().headerWhenEnabled(),
+					unbounded));
 		}
 
 		@Bean

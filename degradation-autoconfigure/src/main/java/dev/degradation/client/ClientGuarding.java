@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,7 +50,7 @@ public final class ClientGuarding {
 
 	private final DependencyGuards guards;
 
-	private final Supplier<? extends ClientHttpRequestInterceptor> interceptors;
+	private final Function<Consumer<String>, ? extends ClientHttpRequestInterceptor> interceptors;
 
 	/** The factories Boot's builder made, with the starter's per-request hooks. */
 	private final Set<ClientHttpRequestFactory> hooked = Collections
@@ -62,9 +62,11 @@ public final class ClientGuarding {
 	 * Create the guarding of the application's clients.
 	 * @param guards the guards whose dependencies the clients call
 	 * @param interceptors makes the guard of one client (each client learns on its own whether it
-	 * bounds its calls)
+	 * bounds its calls), given what to tell when the client turns out not to
+	 * ({@link GuardingInterceptor#GuardingInterceptor(DependencyGuards, String, java.time.Clock, String, Consumer)})
 	 */
-	public ClientGuarding(DependencyGuards guards, Supplier<? extends GuardingInterceptor> interceptors) {
+	public ClientGuarding(DependencyGuards guards,
+			Function<Consumer<String>, ? extends GuardingInterceptor> interceptors) {
 		this.guards = guards;
 		this.interceptors = interceptors;
 	}
@@ -92,8 +94,9 @@ public final class ClientGuarding {
 		if (Proxy.isProxyClass(builder.getClass()) && Proxy.getInvocationHandler(builder) instanceof BoundingBuilder) {
 			return builder;
 		}
-		builder.requestInterceptors(this::addGuard);
-		return new BoundingBuilder(builder, name, null, null).proxy();
+		String client = "the RestClient built from bean '" + name + "'";
+		builder.requestInterceptors((interceptors) -> addGuard(interceptors, client));
+		return new BoundingBuilder(builder, client, null, null).proxy();
 	}
 
 	/**
@@ -110,7 +113,8 @@ public final class ClientGuarding {
 			return client;
 		}
 		logger.debug("RestClient bean '" + name + "' gets the guard of the calls to the manifest's dependencies");
-		return copy.requestInterceptors(this::addGuard).build();
+		String described = "RestClient bean '" + name + "'";
+		return copy.requestInterceptors((interceptors) -> addGuard(interceptors, described)).build();
 	}
 
 	/**
@@ -128,7 +132,10 @@ public final class ClientGuarding {
 		template.setInterceptors(List.of());
 		ClientHttpRequestFactory factory = template.getRequestFactory();
 		template.setRequestFactory(bound(factory, "RestTemplate " + name, null));
-		addGuard(interceptors);
+		if (!isGuarded(interceptors)) {
+			interceptors.add(0, this.interceptors.apply((dependency) -> {
+			}));
+		}
 		template.setInterceptors(interceptors);
 		return template;
 	}
@@ -143,10 +150,30 @@ public final class ClientGuarding {
 		}
 	}
 
-	private void addGuard(List<ClientHttpRequestInterceptor> interceptors) {
+	/**
+	 * Put the guard first among a client's interceptors, unless it has it: one whose request
+	 * factory was not seen, so its first call that takes a thread is said once.
+	 */
+	private void addGuard(List<ClientHttpRequestInterceptor> interceptors, String client) {
 		if (!isGuarded(interceptors)) {
-			interceptors.add(0, this.interceptors.get());
+			interceptors.add(0, this.interceptors.apply((dependency) -> unboundedAtFirstCall(client, dependency)));
 		}
+	}
+
+	private void unboundedAtFirstCall(String client, String dependency) {
+		UnboundedClient unbounded = new UnboundedClient(client, List.of(dependency),
+				"its request factory (not seen when the client got the guard) enforces no per-request time limit "
+						+ "the starter can set; build the client on a builder bean given the factory with "
+						+ "requestFactory(...), or on Boot's ClientHttpRequestFactoryBuilder bean");
+		synchronized (this.unbounded) {
+			if (this.unbounded.values().stream().anyMatch((known) -> known.client().equals(client))) {
+				// Said at startup already, or for another of its dependencies.
+				return;
+			}
+			this.unbounded.put(client, unbounded);
+		}
+		logger.warn("Guarded calls to dependency '" + dependency + "' through " + client + " run on the guards' "
+				+ "executor, a thread each (seen at its first call): " + unbounded.reason());
 	}
 
 	private static boolean isGuarded(List<ClientHttpRequestInterceptor> interceptors) {
@@ -239,7 +266,7 @@ public final class ClientGuarding {
 
 		private final RestClient.Builder builder;
 
-		private final String name;
+		private final String client;
 
 		private @Nullable String baseUrl;
 
@@ -247,10 +274,10 @@ public final class ClientGuarding {
 
 		private final RestClient.Builder proxy;
 
-		BoundingBuilder(RestClient.Builder builder, String name, @Nullable String baseUrl,
+		BoundingBuilder(RestClient.Builder builder, String client, @Nullable String baseUrl,
 				@Nullable ClientHttpRequestFactory factory) {
 			this.builder = builder;
-			this.name = name;
+			this.client = client;
 			this.baseUrl = baseUrl;
 			this.factory = factory;
 			this.proxy = (RestClient.Builder) Proxy.newProxyInstance(RestClient.Builder.class.getClassLoader(),
@@ -286,11 +313,11 @@ public final class ClientGuarding {
 					((Consumer<RestClient.Builder>) arguments[0]).accept(this.proxy);
 					return this.proxy;
 				case "clone":
-					return new BoundingBuilder(this.builder.clone(), this.name, this.baseUrl, this.factory).proxy();
+					return new BoundingBuilder(this.builder.clone(), this.client, this.baseUrl, this.factory).proxy();
 				case "build":
 					ClientHttpRequestFactory requested = this.factory;
 					if (requested != null && bounding(requested) == null) {
-						warn("the RestClient built from bean '" + this.name + "'", this.baseUrl, requested);
+						warn(this.client, this.baseUrl, requested);
 					}
 					break;
 				default:

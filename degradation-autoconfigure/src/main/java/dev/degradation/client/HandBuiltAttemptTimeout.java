@@ -30,7 +30,9 @@ import org.springframework.util.ReflectionUtils;
  * all its requests, which it does not let anyone read: this factory sets the limit on the
  * application's factory just before the request is created and puts the factory's own setting
  * back at once, under a lock per factory held for no more than that, shared by every client
- * built on the factory. The JDK's timeout bounds the whole exchange, from the connection to the
+ * built on the factory that the starter saw (a client it never saw, built on the same factory
+ * outside any bean, could create a request in that instant and get the limit as its timeout).
+ * The JDK's timeout bounds the whole exchange, from the connection to the
  * body's last byte (as {@link JdkAttemptTimeout}); {@code HttpURLConnection}'s are one for the
  * connection and one for each read (as Apache HttpClient's response timeout), so a dependency
  * that drips its answer can take longer in all, while one that hangs is given up at the limit.

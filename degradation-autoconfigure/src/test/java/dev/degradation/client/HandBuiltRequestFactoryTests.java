@@ -139,11 +139,7 @@ class HandBuiltRequestFactoryTests {
 
 	/** The live threads of the guards' executors, of every context in the JVM. */
 	private static int guardThreads() {
-		return (int) Thread.getAllStackTraces()
-			.keySet()
-			.stream()
-			.filter((thread) -> thread.getName().startsWith("degradation-call-"))
-			.count();
+		return HangingDependencyThreadCountTests.ThreadCount.now().guardCalls();
 	}
 
 	/**
