@@ -108,6 +108,8 @@ public class DegradationEndpoint {
 
 	private volatile @Nullable HandledRoutes handled;
 
+	private final Supplier<List<EndpointSection>> extraSections;
+
 	/**
 	 * Say in the endpoint's answer that requests may ask for their own simulation
 	 * ({@link RequestSimulation}), under {@code requestSimulation}.
@@ -146,10 +148,25 @@ public class DegradationEndpoint {
 	 */
 	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl, @Nullable ManifestReload manifestReload,
 			@Nullable Supplier<List<HandlerRoute>> handlers) {
+		this(engine, maxTtl, manifestReload, handlers, List::of);
+	}
+
+	/**
+	 * Create an endpoint that also shows sections of other parts of the starter.
+	 * @param engine the engine to show and control
+	 * @param maxTtl the longest time to live an override may ask for
+	 * @param manifestReload how the manifest is reloaded, or {@code null} when it cannot be (a
+	 * manifest given as a bean has no location)
+	 * @param handlers the application's handlers, or {@code null} when they are not known
+	 * @param sections the further sections, read at each request, after the signals' own
+	 */
+	public DegradationEndpoint(DegradationEngine engine, Duration maxTtl, @Nullable ManifestReload manifestReload,
+			@Nullable Supplier<List<HandlerRoute>> handlers, Supplier<List<EndpointSection>> sections) {
 		this.engine = engine;
 		this.maxTtl = maxTtl;
 		this.manifestReload = manifestReload;
 		this.handlers = handlers;
+		this.extraSections = sections;
 	}
 
 	/**
@@ -481,6 +498,11 @@ public class DegradationEndpoint {
 			requestSimulation.put("header", RequestSimulation.HEADER);
 			requestSimulation.put("tokenHeader", RequestSimulation.TOKEN_HEADER);
 			sections.putIfAbsent("requestSimulation", requestSimulation);
+		}
+		for (EndpointSection section : this.extraSections.get()) {
+			if (!OWN_FIELDS.contains(section.name()) && !sections.containsKey(section.name())) {
+				sections.put(section.name(), section.content().get());
+			}
 		}
 		return new DegradationDescriptor(manifest.source(), state.level(), state.computedLevel(), state.simulation(),
 				shedTiers, state.changedAt(), state.reason(), signals, overrides, tiers, dependencies, sections);

@@ -25,8 +25,10 @@ import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.ReactorClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.SimpleClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.thread.Threading;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -34,13 +36,20 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 
+import dev.degradation.actuate.EndpointSection;
 import dev.degradation.client.CallDeadlineFilter;
+import dev.degradation.client.ClientGuarding;
 import dev.degradation.client.CallDeadlineWebFilter;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.GuardExecutor;
 import dev.degradation.client.GuardedCallRetryStrategy;
 import dev.degradation.client.GuardingInterceptor;
+import dev.degradation.client.HandBuiltAttemptTimeout;
 import dev.degradation.client.HttpComponentsAttemptTimeout;
 import dev.degradation.client.JdkAttemptTimeout;
 import dev.degradation.client.ReactorAttemptTimeout;
@@ -173,7 +182,11 @@ public final class DegradationClientAutoConfiguration {
 	 * Spring's JDK factory has one read timeout for all its requests and Boot's builder no hook
 	 * per request, so the builder is wrapped once it is complete (its customizers applied, which
 	 * see it as it is): every factory it builds, for a {@code RestClient}, a
-	 * {@code RestTemplate} or an HTTP service group, with their settings, is decorated.
+	 * {@code RestTemplate} or an HTTP service group, with their settings, is decorated; so is
+	 * every {@code HttpURLConnection} factory of Boot's ({@link HandBuiltAttemptTimeout}). The
+	 * factories Boot's Apache HttpClient and Reactor Netty builders make (with the starter's hooks,
+	 * above and below) are remembered, so that a client the application builds on one of them is
+	 * known to bound its calls.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(ClientHttpRequestFactoryBuilderCustomizer.class)
@@ -181,20 +194,124 @@ public final class DegradationClientAutoConfiguration {
 	static class JdkClientConfiguration {
 
 		@Bean
-		static BeanPostProcessor degradationJdkAttemptTimeoutPostProcessor() {
+		static BeanPostProcessor degradationJdkAttemptTimeoutPostProcessor(ObjectProvider<ClientGuarding> guarding) {
 			return new BeanPostProcessor() {
 
 				@Override
 				public Object postProcessAfterInitialization(Object bean, String beanName) {
-					if (!(bean instanceof JdkClientHttpRequestFactoryBuilder jdk)) {
-						return bean;
+					if (bean instanceof JdkClientHttpRequestFactoryBuilder jdk) {
+						ClientHttpRequestFactoryBuilder<JdkAttemptTimeout> limited = (settings) -> new JdkAttemptTimeout(
+								jdk.build(settings), (settings != null) ? settings.readTimeout() : null);
+						return limited;
 					}
-					ClientHttpRequestFactoryBuilder<JdkAttemptTimeout> limited = (settings) -> new JdkAttemptTimeout(
-							jdk.build(settings), (settings != null) ? settings.readTimeout() : null);
-					return limited;
+					if (bean instanceof SimpleClientHttpRequestFactoryBuilder simple) {
+						ClientHttpRequestFactoryBuilder<ClientHttpRequestFactory> bounded = (settings) -> {
+							SimpleClientHttpRequestFactory factory = simple.build(settings);
+							HandBuiltAttemptTimeout timeout = HandBuiltAttemptTimeout.of(factory);
+							return (timeout != null) ? timeout : factory;
+						};
+						return bounded;
+					}
+					if (isHooked(bean)) {
+						ClientHttpRequestFactoryBuilder<?> hooked = (ClientHttpRequestFactoryBuilder<?>) bean;
+						ClientHttpRequestFactoryBuilder<ClientHttpRequestFactory> remembered = (settings) -> {
+							ClientHttpRequestFactory factory = hooked.build(settings);
+							ClientGuarding clients = guarding.getIfAvailable();
+							return (clients != null) ? clients.hooked(factory) : factory;
+						};
+						return remembered;
+					}
+					return bean;
+				}
+
+				/** Boot's builders whose factories have the starter's per-request hook. */
+				private boolean isHooked(Object bean) {
+					String type = bean.getClass().getName();
+					return type.equals("org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder")
+							|| type.equals("org.springframework.boot.http.client.ReactorClientHttpRequestFactoryBuilder");
 				}
 
 			};
+		}
+
+	}
+
+	/**
+	 * The blocking clients the application builds itself, load-balanced or not: its
+	 * {@code RestClient.Builder}, {@code RestClient} and {@code RestTemplate} beans get the guard,
+	 * first among their interceptors (before Spring Cloud LoadBalancer's), unless Boot's builder
+	 * gave it already; the request factories they are given are bounded per request where the
+	 * factory allows it, and startup says which clients' calls need a thread
+	 * ({@link ClientGuarding}). A bean post-processor, as Spring Cloud LoadBalancer's for
+	 * {@code @LoadBalanced} clients, so that Spring Cloud stays optional.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
+	static class ApplicationClientsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ClientGuarding degradationClientGuarding(DependencyGuards guards, DegradationEngine engine,
+				DegradationProperties properties) {
+			return new ClientGuarding(guards, (unbounded) -> new GuardingInterceptor(guards,
+					properties.getDeadline().getHeader(), engine.clock(), properties.getPriority().headerWhenEnabled(),
+					unbounded));
+		}
+
+		@Bean
+		static BeanPostProcessor degradationApplicationClientsPostProcessor(ObjectProvider<ClientGuarding> guarding) {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					if (!(bean instanceof RestClient.Builder) && !(bean instanceof RestClient)
+							&& !(bean instanceof RestTemplate)) {
+						return bean;
+					}
+					ClientGuarding clients = guarding.getIfAvailable();
+					if (clients == null) {
+						return bean;
+					}
+					if (bean instanceof RestClient.Builder builder) {
+						return clients.guard(builder, beanName);
+					}
+					if (bean instanceof RestClient client) {
+						return clients.guard(client, beanName);
+					}
+					return clients.guard((RestTemplate) bean, "bean '" + beanName + "'");
+				}
+
+			};
+		}
+
+		/**
+		 * The clients whose guarded calls need a thread, in the {@code degradation} endpoint's
+		 * answer ({@code unboundedClients}).
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = DegradationAutoConfiguration.ACTUATOR_ENDPOINT_CLASS)
+		static class UnboundedClientsEndpointConfiguration {
+
+			@Bean
+			EndpointSection degradationUnboundedClientsSection(ClientGuarding guarding) {
+				return new EndpointSection("unboundedClients", guarding::unboundedClients);
+			}
+
+		}
+
+		/**
+		 * The {@code RestTemplate}s built from Boot's {@code RestTemplateBuilder} that are not
+		 * beans (built where they are used) get the guard as they are built.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(RestTemplateCustomizer.class)
+		static class RestTemplateBuilderConfiguration {
+
+			@Bean
+			RestTemplateCustomizer degradationRestTemplateCustomizer(ClientGuarding guarding) {
+				return (template) -> guarding.guard(template, "built by Boot's RestTemplateBuilder");
+			}
+
 		}
 
 	}

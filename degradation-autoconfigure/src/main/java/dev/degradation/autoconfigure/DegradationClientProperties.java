@@ -35,15 +35,19 @@ public class DegradationClientProperties {
 	}
 
 	/**
-	 * The customizers with which the starter guards the clients Spring Boot builds.
+	 * The customizers and post-processors with which the starter guards the clients Spring Boot
+	 * and the application build.
 	 */
 	public static class Customizers {
 
 		/**
-		 * Whether the RestClient, WebClient and HTTP client builders that Spring Boot configures
-		 * get the guards (Apache HttpClient, the JDK's HttpClient and Reactor Netty their
-		 * per-attempt timeouts, Apache HttpClient the guards' retry strategy). Off, the guards are
-		 * the application's to apply (DependencyGuards.call).
+		 * Whether the RestClient, WebClient and HTTP client builders that Spring Boot configures,
+		 * and the RestClient.Builder, RestClient, RestTemplate, WebClient.Builder and WebClient
+		 * beans the application defines itself, get the guards (Apache HttpClient, the JDK's
+		 * HttpClient and Reactor Netty their per-attempt timeouts, Apache HttpClient the guards'
+		 * retry strategy, Spring's JDK and HttpURLConnection factories that the application built
+		 * their per-request timeouts). Off, the guards are the application's to apply
+		 * (DependencyGuards.call).
 		 */
 		private boolean enabled = true;
 

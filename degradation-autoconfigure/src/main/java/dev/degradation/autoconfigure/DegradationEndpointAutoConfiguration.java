@@ -24,6 +24,7 @@ import org.springframework.core.io.ResourceLoader;
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.DegradationEndpointWebExtension;
 import dev.degradation.actuate.DegradationStatusPage;
+import dev.degradation.actuate.EndpointSection;
 import dev.degradation.actuate.EndpointWriteFilter;
 import dev.degradation.actuate.EndpointWriteWebFilter;
 import dev.degradation.actuate.ManifestReload;
@@ -55,7 +56,8 @@ public final class DegradationEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationProperties properties,
-			ObjectProvider<ManifestReloader> reloader, ObjectProvider<ManifestVerification> verification) {
+			ObjectProvider<ManifestReloader> reloader, ObjectProvider<ManifestVerification> verification,
+			ObjectProvider<EndpointSection> sections) {
 		ManifestReloader manifestReloader = reloader.getIfAvailable();
 		ManifestReload reload = (manifestReloader != null) ? (by) -> {
 			ManifestReloader.Outcome outcome = manifestReloader.reload(by);
@@ -64,7 +66,7 @@ public final class DegradationEndpointAutoConfiguration {
 		} : null;
 		ManifestVerification handlers = verification.getIfAvailable();
 		DegradationEndpoint endpoint = new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload,
-				(handlers != null) ? handlers::handlers : null);
+				(handlers != null) ? handlers::handlers : null, () -> sections.orderedStream().toList());
 		endpoint.setRequestSimulation(properties.getSimulation().getRequests().isEnabled());
 		return endpoint;
 	}

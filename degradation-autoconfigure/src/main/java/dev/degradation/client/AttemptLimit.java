@@ -22,11 +22,14 @@ public final class AttemptLimit implements AutoCloseable {
 
 	private final @Nullable AttemptLimit previous;
 
+	private final Runnable onClaim;
+
 	private volatile boolean claimed;
 
-	private AttemptLimit(Duration limit, @Nullable AttemptLimit previous) {
+	private AttemptLimit(Duration limit, @Nullable AttemptLimit previous, Runnable onClaim) {
 		this.limit = limit;
 		this.previous = previous;
+		this.onClaim = onClaim;
 	}
 
 	/**
@@ -39,17 +42,24 @@ public final class AttemptLimit implements AutoCloseable {
 		if (attempt == null) {
 			return null;
 		}
-		attempt.claimed = true;
+		if (!attempt.claimed) {
+			attempt.claimed = true;
+			attempt.onClaim.run();
+		}
 		return attempt.limit;
 	}
 
 	/**
-	 * Begin an attempt on the current thread; {@link #close()} ends it.
+	 * Begin an attempt on the current thread ({@link #close()} ends it), told at once when a
+	 * client hook claims its limit: the calls that follow need not wait for this one to end to
+	 * learn that their client enforces the limit (with a dependency that hangs, each of them
+	 * would start a thread meanwhile).
 	 * @param limit the time the attempt may take
+	 * @param onClaim what to do when the limit is first claimed
 	 * @return the attempt's limit
 	 */
-	static AttemptLimit begin(Duration limit) {
-		AttemptLimit attempt = new AttemptLimit(limit, current.get());
+	static AttemptLimit begin(Duration limit, Runnable onClaim) {
+		AttemptLimit attempt = new AttemptLimit(limit, current.get(), onClaim);
 		current.set(attempt);
 		return attempt;
 	}

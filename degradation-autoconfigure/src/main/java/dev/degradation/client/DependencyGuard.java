@@ -294,12 +294,20 @@ public final class DependencyGuard {
 	}
 
 	private <T> T limited(Attempt<T> call, Duration limit, AttemptPlacement placement) throws Exception {
-		try (AttemptLimit attempt = AttemptLimit.begin(limit)) {
+		try (AttemptLimit attempt = AttemptLimit.begin(limit, () -> placement.learn(true, name(), true))) {
+			boolean sent = false;
 			try {
-				return call.call(limit);
+				T answer = call.call(limit);
+				sent = true;
+				return answer;
+			}
+			catch (java.io.IOException | java.io.UncheckedIOException ex) {
+				// The request went out (or tried to): what the client did with the limit is known.
+				sent = true;
+				throw ex;
 			}
 			finally {
-				placement.learn(attempt.claimed(), name());
+				placement.learn(attempt.claimed(), name(), sent);
 			}
 		}
 	}
@@ -510,14 +518,20 @@ public final class DependencyGuard {
 	static final class AttemptPlacement {
 
 		/** Always on the executor: code that no client hook sees. */
-		static final AttemptPlacement THREAD = new AttemptPlacement(false);
+		static final AttemptPlacement THREAD = new AttemptPlacement(false, (dependency) -> {
+		});
 
 		private final boolean learns;
 
+		private final Consumer<String> unbounded;
+
 		private volatile boolean callerThread;
 
-		private AttemptPlacement(boolean learns) {
+		private volatile boolean toldUnbounded;
+
+		private AttemptPlacement(boolean learns, Consumer<String> unbounded) {
 			this.learns = learns;
+			this.unbounded = unbounded;
 		}
 
 		/**
@@ -525,15 +539,41 @@ public final class DependencyGuard {
 		 * @return a new placement
 		 */
 		static AttemptPlacement learning() {
-			return new AttemptPlacement(true);
+			return learning((dependency) -> {
+			});
+		}
+
+		/**
+		 * Return a placement that starts on the executor, learns from its client, and says so
+		 * the first time an attempt of its ended without its client enforcing the limit.
+		 * @param unbounded told the dependency of that attempt, once
+		 * @return a new placement
+		 */
+		static AttemptPlacement learning(Consumer<String> unbounded) {
+			return new AttemptPlacement(true, unbounded);
 		}
 
 		boolean onCallerThread() {
 			return this.callerThread;
 		}
 
-		void learn(boolean claimed, String dependency) {
-			if (!this.learns || claimed == this.callerThread) {
+		/**
+		 * Learn from an attempt whether its client enforces the limit.
+		 * @param claimed whether the client claimed the attempt's limit
+		 * @param dependency the dependency called
+		 * @param sent whether the attempt got as far as the client's I/O (an answer or an I/O
+		 * failure), so that an unclaimed limit says something of the client, not of code before
+		 * it that failed (a load balancer without an instance)
+		 */
+		void learn(boolean claimed, String dependency, boolean sent) {
+			if (!this.learns || (!claimed && !sent)) {
+				return;
+			}
+			if (!claimed && !this.callerThread && !this.toldUnbounded) {
+				this.toldUnbounded = true;
+				this.unbounded.accept(dependency);
+			}
+			if (claimed == this.callerThread) {
 				return;
 			}
 			this.callerThread = claimed;

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -52,7 +53,7 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 
 	private final @Nullable String priorityHeader;
 
-	private final DependencyGuard.AttemptPlacement placement = DependencyGuard.AttemptPlacement.learning();
+	private final DependencyGuard.AttemptPlacement placement;
 
 	/**
 	 * Create an interceptor.
@@ -74,10 +75,29 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 	 */
 	public GuardingInterceptor(DependencyGuards guards, String deadlineHeader, Clock clock,
 			@Nullable String priorityHeader) {
+		this(guards, deadlineHeader, clock, priorityHeader, (dependency) -> {
+		});
+	}
+
+	/**
+	 * Create an interceptor that is told when its client turns out not to enforce the time limit
+	 * of its calls itself: for a client whose request factory could not be seen when it got the
+	 * guard.
+	 * @param guards the guards to look calls up in
+	 * @param deadlineHeader the header that passes the time left on
+	 * @param clock the clock {@code Retry-After} dates are measured against
+	 * @param priorityHeader the header that passes the request's priority on, or {@code null} to
+	 * pass none
+	 * @param unbounded told, once, the dependency of the first call whose attempt the client did
+	 * not bound (it ran on the guards' executor)
+	 */
+	public GuardingInterceptor(DependencyGuards guards, String deadlineHeader, Clock clock,
+			@Nullable String priorityHeader, Consumer<String> unbounded) {
 		this.guards = guards;
 		this.deadlineHeader = deadlineHeader;
 		this.clock = clock;
 		this.priorityHeader = priorityHeader;
+		this.placement = DependencyGuard.AttemptPlacement.learning(unbounded);
 	}
 
 	@Override

@@ -1,6 +1,8 @@
 package dev.degradation.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -20,16 +22,26 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.restclient.RestClientCustomizer;
+import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.InterceptingClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.ReactorClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 
+import dev.degradation.client.ClientGuarding;
 import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.GuardingInterceptor;
+import dev.degradation.client.HandBuiltAttemptTimeout;
 import dev.degradation.client.GuardExecutor;
 import dev.degradation.client.JdkAttemptTimeout;
 import dev.degradation.client.DependencyUnavailableException;
@@ -150,6 +162,10 @@ class DegradationClientAutoConfigurationTests {
 				.isInstanceOf(JdkClientHttpRequestFactory.class));
 		this.runner.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class).build())
 			.isInstanceOf(HttpComponentsClientHttpRequestFactory.class));
+		// HttpURLConnection's factory, bounded per request as one the application built.
+		this.runner.withPropertyValues("spring.http.clients.imperative.factory=simple")
+			.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class).build())
+				.isInstanceOf(HandBuiltAttemptTimeout.class));
 	}
 
 	@Test
@@ -211,6 +227,59 @@ class DegradationClientAutoConfigurationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("'max' must be greater than 0"));
+	}
+
+	@Test
+	void theApplicationsOwnClientsGetTheGuardOnceAndFirstAmongTheirInterceptors() {
+		ClientHttpRequestInterceptor own = (request, body, execution) -> execution.execute(request, body);
+		this.runner.withBean("myBuilder", RestClient.Builder.class, () -> RestClient.builder().requestInterceptor(own))
+			.withBean("myTemplate", RestTemplate.class, RestTemplate::new)
+			.run((context) -> {
+				assertThat(interceptors(context.getBean("myBuilder", RestClient.Builder.class)))
+					.satisfiesExactly((first) -> assertThat(first).isInstanceOf(GuardingInterceptor.class),
+							(second) -> assertThat(second).isSameAs(own));
+				RestTemplate template = context.getBean(RestTemplate.class);
+				assertThat(template.getInterceptors()).singleElement().isInstanceOf(GuardingInterceptor.class);
+				// Its own factory (Spring's HttpURLConnection one) bounds each guarded request.
+				assertThat(((InterceptingClientHttpRequestFactory) template.getRequestFactory()).getDelegate())
+					.isInstanceOf(HandBuiltAttemptTimeout.class);
+			});
+		// Boot's builder has it from the customizer, and only once.
+		this.runner.run((context) -> assertThat(interceptors(context.getBean(RestClient.Builder.class)))
+			.filteredOn(GuardingInterceptor.class::isInstance)
+			.hasSize(1));
+		this.runner.withPropertyValues("degradation.client.customizers.enabled=false")
+			.withBean("myTemplate", RestTemplate.class, RestTemplate::new)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean("degradationApplicationClientsPostProcessor")
+					.doesNotHaveBean(ClientGuarding.class);
+				assertThat(context.getBean(RestTemplate.class).getInterceptors()).isEmpty();
+			});
+	}
+
+	@Test
+	void aRestTemplateFromBootsBuilderIsGuardedOnceAndAFactoryBootBuiltNeedsNoBound() {
+		this.runner.withConfiguration(AutoConfigurations.of(RestTemplateAutoConfiguration.class))
+			.withPropertyValues("spring.http.clients.imperative.factory=reactor")
+			.run((context) -> {
+				ClientHttpRequestFactory built = context.getBean(ClientHttpRequestFactoryBuilder.class).build();
+				RestTemplate template = context.getBean(RestTemplateBuilder.class).requestFactory(() -> built).build();
+				assertThat(template.getInterceptors()).filteredOn(GuardingInterceptor.class::isInstance).hasSize(1);
+				// Built by Boot's builder, with the starter's hook: used as it is, and nothing to say.
+				assertThat(((InterceptingClientHttpRequestFactory) template.getRequestFactory()).getDelegate())
+					.isSameAs(built);
+				assertThat(context.getBean(ClientGuarding.class).unboundedClients()).isEmpty();
+				// The same kind of factory made by the application: its calls take a thread, said once.
+				context.getBean(RestTemplateBuilder.class).requestFactory(ReactorClientHttpRequestFactory::new).build();
+				assertThat(context.getBean(ClientGuarding.class).unboundedClients()).singleElement()
+					.satisfies((client) -> assertThat(client.dependencies()).contains("data", "hanging"));
+			});
+	}
+
+	private static List<ClientHttpRequestInterceptor> interceptors(RestClient.Builder builder) {
+		List<ClientHttpRequestInterceptor> interceptors = new ArrayList<>();
+		builder.requestInterceptors(interceptors::addAll);
+		return interceptors;
 	}
 
 }

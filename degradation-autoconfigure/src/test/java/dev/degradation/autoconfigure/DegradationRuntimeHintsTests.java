@@ -6,6 +6,8 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,6 +28,18 @@ class DegradationRuntimeHintsTests {
 			.accepts(hints);
 		assertThat(RuntimeHintsPredicates.resource().forResource("META-INF/degradation/ui/index.html")).accepts(hints);
 		assertThat(RuntimeHintsPredicates.resource().forResource("other.yaml")).rejects(hints);
+	}
+
+	@Test
+	void theTimeoutsOfSpringsFactoriesThatTheStarterSetsPerRequestAreRegistered() {
+		RuntimeHints hints = new RuntimeHints();
+		new DegradationRuntimeHints().registerHints(hints, getClass().getClassLoader());
+		assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(JdkClientHttpRequestFactory.class, "readTimeout"))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onFieldAccess(SimpleClientHttpRequestFactory.class, "connectTimeout")).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(SimpleClientHttpRequestFactory.class, "readTimeout"))
+			.accepts(hints);
 	}
 
 }

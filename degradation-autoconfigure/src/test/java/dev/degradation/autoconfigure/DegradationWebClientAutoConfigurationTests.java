@@ -90,6 +90,25 @@ class DegradationWebClientAutoConfigurationTests {
 			.run((context) -> assertThat(filters(context)).isEmpty());
 	}
 
+	@Test
+	void theApplicationsOwnWebClientsGetTheGuardOnceAndFirstAmongTheirFilters() {
+		ExchangeFilterFunction own = (request, next) -> next.exchange(request);
+		this.runner.withBean("myBuilder", WebClient.Builder.class, () -> WebClient.builder().filter(own))
+			.withBean("myClient", WebClient.class, () -> WebClient.builder().filter(own).build())
+			.run((context) -> {
+				// Boot's builder backs off for the application's own.
+				assertThat(filters(context)).satisfiesExactly(
+						(first) -> assertThat(first).isInstanceOf(GuardingExchangeFilter.class),
+						(second) -> assertThat(second).isSameAs(own));
+				List<ExchangeFilterFunction> clientFilters = new ArrayList<>();
+				context.getBean(WebClient.class).mutate().filters(clientFilters::addAll);
+				assertThat(clientFilters).hasSize(2).first().isInstanceOf(GuardingExchangeFilter.class);
+			});
+		this.runner.withPropertyValues("degradation.client.customizers.enabled=false")
+			.withBean("myBuilder", WebClient.Builder.class, WebClient::builder)
+			.run((context) -> assertThat(filters(context)).isEmpty());
+	}
+
 	private static List<ExchangeFilterFunction> filters(AssertableWebApplicationContext context) {
 		List<ExchangeFilterFunction> filters = new ArrayList<>();
 		context.getBean(WebClient.Builder.class).filters(filters::addAll);

@@ -11,7 +11,18 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,6 +36,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.degradation.client.DependencyGuards;
+import dev.degradation.client.GuardExecutor;
 import dev.degradation.sample.embedded.EmbeddedDependencies;
 import dev.degradation.test.AutoConfigureDegradation;
 
@@ -56,6 +69,9 @@ class DependencyModesTests {
 
 	private static final String RECOMMENDATIONS_API = "recommendations-api";
 
+	/** Requests in flight at once while the dependency hangs. */
+	private static final int CONCURRENT_REQUESTS = 40;
+
 	private final HttpClient client = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
 		.connectTimeout(Duration.ofSeconds(5))
@@ -66,6 +82,9 @@ class DependencyModesTests {
 
 	@Autowired
 	private EmbeddedDependencies dependencies;
+
+	@Autowired
+	private DependencyGuards guards;
 
 	private ShopClient shop;
 
@@ -133,6 +152,57 @@ class DependencyModesTests {
 		assertThatExceptionOfType(HttpTimeoutException.class)
 			.isThrownBy(() -> get(RECOMMENDATIONS_API, "/healthz", CLIENT_TIMEOUT));
 		assertThat(dependency(RECOMMENDATIONS_API).get("heldRequests").asInt()).isPositive();
+	}
+
+	/**
+	 * The shop's hanging-dependency run under concurrent requests: its {@code RestClient} is built
+	 * on a JDK request factory the shop makes by hand, which the starter bounds per request, so
+	 * every guarded call waits on its request's own thread and none takes a thread of the guards'
+	 * executor (without the bound each would, one per request, for the whole time limit).
+	 */
+	@Test
+	void hangingDependencyUnderConcurrentRequestsTakesNoThreadPerCall() throws Exception {
+		CircuitBreaker breaker = this.guards.guard(RECOMMENDATIONS_API).circuitBreaker();
+		// Closed, whatever earlier tests of this cached context did: every request below calls.
+		breaker.reset();
+		this.shop.switchDependency(RECOMMENDATIONS_API, "hanging");
+		// The first call shows the guard that the shop's client bounds its calls itself.
+		assertThat(this.shop.get("/api/recommendations").headers().firstValue("X-Degraded")).hasValue("true");
+		GuardExecutor executor = this.guards.executor();
+		await().atMost(BOUND).until(() -> executor.active() == 0);
+		long refusedBefore = breaker.getMetrics().getNumberOfNotPermittedCalls();
+		AtomicInteger peak = new AtomicInteger();
+		ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+		ExecutorService callers = Executors.newFixedThreadPool(CONCURRENT_REQUESTS);
+		try {
+			sampler.scheduleWithFixedDelay(() -> peak.accumulateAndGet(executor.active(), Math::max), 0, 10,
+					TimeUnit.MILLISECONDS);
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<HttpResponse<String>>> responses = new ArrayList<>();
+			for (int i = 0; i < CONCURRENT_REQUESTS; i++) {
+				responses.add(callers.submit(() -> {
+					start.await();
+					return this.shop.get("/api/recommendations");
+				}));
+			}
+			start.countDown();
+			for (Future<HttpResponse<String>> response : responses) {
+				HttpResponse<String> answered = response.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+				assertThat(answered.statusCode()).isEqualTo(200);
+				assertThat(answered.headers().firstValue("X-Degraded")).hasValue("true");
+			}
+			sampler.shutdown();
+			assertThat(sampler.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+			// Every request called the hanging dependency (its breaker let every call through)...
+			assertThat(breaker.getMetrics().getNumberOfNotPermittedCalls()).isEqualTo(refusedBefore);
+			// ...and no call held a thread of the guards' executor.
+			assertThat(peak.get()).isZero();
+		}
+		finally {
+			sampler.shutdownNow();
+			callers.shutdownNow();
+			breaker.reset();
+		}
 	}
 
 	@Test
