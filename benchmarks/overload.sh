@@ -185,8 +185,7 @@ for threads in "${THREADS[@]}"; do
 	elif [[ $threads == webflux ]]; then
 		java=$PLATFORM_JAVA
 		jar=sample-reactive/target/sample-reactive.jar
-		# The reactive sample runs without admission unless asked (its application.properties).
-		thread_flags=(--degradation.overload.enabled=true)
+		thread_flags=()
 	else
 		java=$PLATFORM_JAVA
 		thread_flags=()

@@ -50,6 +50,7 @@ public final class DegradationReactiveAutoConfiguration {
 			ResourceLoader resourceLoader, ObjectProvider<WebSessionManager> sessions) {
 		int order = properties.getFilter().getOrder();
 		checkAfterSecurity(order, resourceLoader.getClassLoader());
+		ReactorNettyVersionCheck.warnIfAffected(resourceLoader.getClassLoader());
 		DegradationWebFilter filter = new DegradationWebFilter(decider,
 				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS, order);
 		// The session cookie a fallback keeps is the one the application's session manager writes.

@@ -22,11 +22,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The reactive sample's capacity-limited checkout (the overload harness's twin of the shop's)
- * with admission on, as the harness runs it: a burst beyond what the one connection serves is
- * served in turn or refused at once with {@code Retry-After}, and no refused request does work.
+ * under admission, as the sample runs: a burst beyond what the one connection serves is served in
+ * turn or refused at once with {@code Retry-After}, and no refused request does work. The same
+ * application context as {@link ReactiveCatalogApplicationTests}, so that their requests meet one
+ * server: refusals written at once on keep-alive connections, beside live calls through a
+ * {@code WebClient}, are what left a connection unread on Reactor Netty before 1.3.8
+ * (docs/overload.md, "A request without an answer on WebFlux").
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "degradation.overload.enabled=true")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ReactiveCatalogOverloadTests {
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -67,11 +70,18 @@ class ReactiveCatalogOverloadTests {
 		long served = live;
 		await().atMost(Duration.ofSeconds(10)).until(() -> capacity("completed") - before == served);
 		assertThat(capacity("heldMillis")).isGreaterThanOrEqualTo(20);
+		// The burst may have raised the shed level (admission saturated); it comes back down once
+		// the burst is over, and the sample's other tests, in the same context, find it at 0.
+		await().atMost(Duration.ofSeconds(30)).until(() -> field("/actuator/degradation", "level") == 0);
 	}
 
 	private long capacity(String field) throws Exception {
+		return field("/demo/capacity", field);
+	}
+
+	private long field(String path, String field) throws Exception {
 		String body = this.http
-			.send(HttpRequest.newBuilder(uri("/demo/capacity")).timeout(Duration.ofSeconds(10)).build(),
+			.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
 					HttpResponse.BodyHandlers.ofString())
 			.body();
 		Matcher matcher = Pattern.compile("\"" + field + "\":([0-9]+)").matcher(body);
