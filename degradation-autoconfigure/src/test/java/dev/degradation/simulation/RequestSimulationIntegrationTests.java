@@ -110,7 +110,6 @@ abstract class RequestSimulationIntegrationTests {
 				"--degradation.simulation.requests.token=" + TOKEN,
 				"--management.endpoints.web.exposure.include=degradation"));
 		args.addAll(List.of(more));
-		System.setProperty("reactor.netty.http.server.accessLogEnabled", "true");
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
 			.run(args.toArray(String[]::new));
 		started.add(context);
