@@ -34,6 +34,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
+import org.springframework.web.client.RestClient;
 
 import dev.degradation.client.CallDeadlineFilter;
 import dev.degradation.client.CallDeadlineWebFilter;
@@ -140,6 +141,36 @@ public final class DegradationClientAutoConfiguration {
 			// One interceptor per builder: each learns whether its own client enforces the limit.
 			return (builder) -> builder.requestInterceptor(new GuardingInterceptor(guards,
 					properties.getDeadline().getHeader(), engine.clock(), properties.getPriority().headerWhenEnabled()));
+		}
+
+		/**
+		 * A {@code RestClient.Builder} bean the application defines itself (a
+		 * {@code @LoadBalanced} one, say) is not Boot's, so Boot's customizers never reach it:
+		 * it gets the guard here, first among its interceptors, so that it sees the URL the
+		 * application called ({@code http://SERVICE-ID/...}) before a load balancer's
+		 * interceptor, added before initialization, replaces it with an instance's address.
+		 */
+		@Bean
+		static BeanPostProcessor degradationRestClientBuilderPostProcessor(ObjectProvider<DependencyGuards> guards,
+				ObjectProvider<DegradationEngine> engine, ObjectProvider<DegradationProperties> properties) {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					if (bean instanceof RestClient.Builder builder) {
+						builder.requestInterceptors((interceptors) -> {
+							if (interceptors.stream().noneMatch(GuardingInterceptor.class::isInstance)) {
+								DegradationProperties settings = properties.getObject();
+								interceptors.add(0, new GuardingInterceptor(guards.getObject(),
+										settings.getDeadline().getHeader(), engine.getObject().clock(),
+										settings.getPriority().headerWhenEnabled()));
+							}
+						});
+					}
+					return bean;
+				}
+
+			};
 		}
 
 	}

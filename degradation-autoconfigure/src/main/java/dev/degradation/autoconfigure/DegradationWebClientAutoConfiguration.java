@@ -2,6 +2,8 @@ package dev.degradation.autoconfigure;
 
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -35,6 +37,41 @@ public final class DegradationWebClientAutoConfiguration {
 		return (builder) -> builder
 			.filter(new GuardingExchangeFilter(guards, properties.getDeadline().getHeader(), engine.clock(),
 					properties.getPriority().headerWhenEnabled()));
+	}
+
+	/**
+	 * A {@code WebClient.Builder} bean the application defines itself (a {@code @LoadBalanced}
+	 * one, say) is not Boot's, so Boot's customizers never reach it: it gets the guard here, as
+	 * its first filter, so that it sees the URL the application called
+	 * ({@code http://SERVICE-ID/...}) before a load balancer's filter, added before
+	 * initialization, replaces it with an instance's address.
+	 * @param guards the guards
+	 * @param engine the engine
+	 * @param properties the starter's properties
+	 * @return the post-processor
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
+	static BeanPostProcessor degradationWebClientBuilderPostProcessor(ObjectProvider<DependencyGuards> guards,
+			ObjectProvider<DegradationEngine> engine, ObjectProvider<DegradationProperties> properties) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof WebClient.Builder builder) {
+					builder.filters((filters) -> {
+						if (filters.stream().noneMatch(GuardingExchangeFilter.class::isInstance)) {
+							DegradationProperties settings = properties.getObject();
+							filters.add(0, new GuardingExchangeFilter(guards.getObject(),
+									settings.getDeadline().getHeader(), engine.getObject().clock(),
+									settings.getPriority().headerWhenEnabled()));
+						}
+					});
+				}
+				return bean;
+			}
+
+		};
 	}
 
 }
