@@ -16,8 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every breaker transition as evidence of a dependency's state, with time moved by the test: an
- * open breaker fails the dependency at once and no probe overrides it; half-open and closed
- * hand the judgement back to the probes (or, unprobed, to the calls); a forced state wins.
+ * open breaker fails the dependency at once and no probe overrides it; half-open is a trial, not
+ * health: a probed dependency stays failed until the probes since the open are within the
+ * recovery band, an unprobed one is unknown while its calls make the trial; a trial that closes
+ * the breaker is evidence of health; a breaker closed without a trial leaves the judgement to the
+ * probes; a forced state wins.
  */
 class DependencyMonitorBreakerTests {
 
@@ -74,41 +77,96 @@ class DependencyMonitorBreakerTests {
 	}
 
 	@Test
-	void halfOpenHandsTheJudgementBackToTheProbes() {
+	void halfOpenIsATrialNotHealth() {
 		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);
-		DependencyStateChange change = this.probed.recordBreaker(BreakerState.HALF_OPEN);
-		assertThat(change).isNotNull();
-		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
-		assertThat(change.reason()).isEqualTo("circuit breaker half-open");
-	}
-
-	@Test
-	void halfOpenWithFailingProbesStaysFailed() {
-		probes(this.probed, false, false, false);
-		this.probed.recordBreaker(BreakerState.OPEN);
+		// The healthy probes predate the failure: they prove nothing of a recovery.
 		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(this.probed.refresh()).isNull();
 		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
 	}
 
 	@Test
-	void halfOpenThenOpenAgainFailsAgain() {
-		probes(this.probed, true, true, true);
+	void halfOpenWithFailingProbesStaysFailed() {
 		this.probed.recordBreaker(BreakerState.OPEN);
-		this.probed.recordBreaker(BreakerState.HALF_OPEN);
-		DependencyStateChange change = this.probed.recordBreaker(BreakerState.OPEN);
-		assertThat(change).isNotNull();
-		assertThat(change.previous()).isEqualTo(DependencyState.HEALTHY);
-		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
+		probes(this.probed, false, false);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
+		assertThat(probes(this.probed, false, false, false)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
 	}
 
 	@Test
-	void halfOpenThenClosedKeepsTheDependencyHealthy() {
+	void halfOpenRecoversOnceTheProbesSinceTheOpenAreWithinTheRecoveryBand() {
 		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);
 		this.probed.recordBreaker(BreakerState.HALF_OPEN);
-		assertThat(this.probed.recordBreaker(BreakerState.CLOSED)).isNull();
+		// Two probes since the open are too few to judge (min_samples 3).
+		assertThat(probes(this.probed, true, true)).isNull();
+		DependencyStateChange change = probes(this.probed, true);
+		assertThat(change).isNotNull();
+		assertThat(change.previous()).isEqualTo(DependencyState.FAILED);
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.reason()).startsWith("probe ok");
+	}
+
+	@Test
+	void halfOpenStaysFailedWhileTheProbesSinceTheOpenAreInTheBandBetween() {
+		this.probed.recordBreaker(BreakerState.OPEN);
+		this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		// One failure in four: 25 %, above recovery_threshold (15 %), below failure_threshold.
+		assertThat(probes(this.probed, false, true, true, true)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+		// The failure ages out of the window; the healthy probes since the open remain.
+		this.clock.advance(Duration.ofSeconds(7));
+		DependencyStateChange change = this.probed.refresh();
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+	}
+
+	@Test
+	void probesWithinTheBandWhileOpenRecoverAtHalfOpen() {
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(probes(this.probed, true, true, true)).isNull();
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.reason())
+			.isEqualTo("circuit breaker half-open: probes since it opened are within the recovery band");
+	}
+
+	@Test
+	void halfOpenThenOpenAgainStaysFailedThroughout() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
+		assertThat(this.probed.recordBreaker(BreakerState.OPEN)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	@Test
+	void aTrialThatClosesTheBreakerIsEvidenceOfHealthAndStartsTheWindowAnew() {
+		probes(this.probed, false, false, false);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.CLOSED);
+		assertThat(change).isNotNull();
+		assertThat(change.previous()).isEqualTo(DependencyState.FAILED);
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.reason()).isEqualTo("circuit breaker closed: trial calls succeeded");
+		assertThat(this.probed.status().samples()).isZero();
+		assertThat(probes(this.probed, true)).isNull();
 		assertThat(this.probed.state()).isEqualTo(DependencyState.HEALTHY);
+	}
+
+	@Test
+	void aBreakerClosedWithoutATrialLeavesTheJudgementToTheProbes() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.CLOSED).state()).isEqualTo(DependencyState.HEALTHY);
+		this.unprobed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.unprobed.recordBreaker(BreakerState.CLOSED).state()).isEqualTo(DependencyState.UNKNOWN);
 	}
 
 	@Test
@@ -116,8 +174,13 @@ class DependencyMonitorBreakerTests {
 		// No evidence until the breaker has something to say.
 		assertThat(this.unprobed.state()).isEqualTo(DependencyState.UNKNOWN);
 		assertThat(this.unprobed.recordBreaker(BreakerState.OPEN).state()).isEqualTo(DependencyState.FAILED);
-		assertThat(this.unprobed.recordBreaker(BreakerState.HALF_OPEN).state()).isEqualTo(DependencyState.HEALTHY);
-		assertThat(this.unprobed.recordBreaker(BreakerState.CLOSED)).isNull();
+		// A trial: not failed, so that calls can make it, and not healthy.
+		DependencyStateChange trial = this.unprobed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(trial.state()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(trial.reason()).isEqualTo("circuit breaker half-open: trial calls let through");
+		assertThat(this.unprobed.recordBreaker(BreakerState.OPEN).state()).isEqualTo(DependencyState.FAILED);
+		this.unprobed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(this.unprobed.recordBreaker(BreakerState.CLOSED).state()).isEqualTo(DependencyState.HEALTHY);
 	}
 
 	@Test
