@@ -12,7 +12,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import reactor.netty.http.client.HttpClient;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -152,12 +154,13 @@ public final class DegradationClientAutoConfiguration {
 		 */
 		@Bean
 		static BeanPostProcessor degradationRestClientBuilderPostProcessor(ObjectProvider<DependencyGuards> guards,
-				ObjectProvider<DegradationEngine> engine, ObjectProvider<DegradationProperties> properties) {
+				ObjectProvider<DegradationEngine> engine, ObjectProvider<DegradationProperties> properties,
+				BeanFactory beanFactory) {
 			return new BeanPostProcessor() {
 
 				@Override
 				public Object postProcessAfterInitialization(Object bean, String beanName) {
-					if (bean instanceof RestClient.Builder builder) {
+					if (bean instanceof RestClient.Builder builder && !builtByBoot(beanFactory, beanName)) {
 						builder.requestInterceptors((interceptors) -> {
 							if (interceptors.stream().noneMatch(GuardingInterceptor.class::isInstance)) {
 								DegradationProperties settings = properties.getObject();
@@ -173,6 +176,21 @@ public final class DegradationClientAutoConfiguration {
 			};
 		}
 
+	}
+
+	/**
+	 * Return whether a bean is one of Boot's own (its builders, which Boot's customizers reach):
+	 * defined by one of Boot's auto-configurations.
+	 * @param beanFactory the bean factory
+	 * @param beanName the bean's name
+	 * @return whether Boot defines it
+	 */
+	static boolean builtByBoot(BeanFactory beanFactory, String beanName) {
+		if (beanFactory instanceof ConfigurableListableBeanFactory listable && listable.containsBeanDefinition(beanName)) {
+			String factory = listable.getBeanDefinition(beanName).getFactoryBeanName();
+			return factory != null && factory.startsWith("org.springframework.boot.");
+		}
+		return false;
 	}
 
 	/**

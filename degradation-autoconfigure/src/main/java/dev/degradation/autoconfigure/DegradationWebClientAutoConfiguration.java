@@ -2,6 +2,7 @@ package dev.degradation.autoconfigure;
 
 import io.github.resilience4j.reactor.circuitbreaker.operator.CircuitBreakerOperator;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -48,17 +49,21 @@ public final class DegradationWebClientAutoConfiguration {
 	 * @param guards the guards
 	 * @param engine the engine
 	 * @param properties the starter's properties
+	 * @param beanFactory the bean factory, to tell Boot's builder (which Boot's customizers
+	 * reach, the starter's or one that replaced it) from the application's
 	 * @return the post-processor
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
 	static BeanPostProcessor degradationWebClientBuilderPostProcessor(ObjectProvider<DependencyGuards> guards,
-			ObjectProvider<DegradationEngine> engine, ObjectProvider<DegradationProperties> properties) {
+			ObjectProvider<DegradationEngine> engine, ObjectProvider<DegradationProperties> properties,
+			BeanFactory beanFactory) {
 		return new BeanPostProcessor() {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				if (bean instanceof WebClient.Builder builder) {
+				if (bean instanceof WebClient.Builder builder
+						&& !DegradationClientAutoConfiguration.builtByBoot(beanFactory, beanName)) {
 					builder.filters((filters) -> {
 						if (filters.stream().noneMatch(GuardingExchangeFilter.class::isInstance)) {
 							DegradationProperties settings = properties.getObject();
