@@ -88,11 +88,11 @@ public final class DependencyMonitor {
 	 * <ul>
 	 * <li>open: real calls fail or are slow, so the dependency is {@link DependencyState#FAILED}
 	 * at once, whatever the probes say;</li>
-	 * <li>half-open: a trial, not health. A probed dependency stays failed until the probes
-	 * recorded since the breaker opened are enough to judge and within the recovery band (older
-	 * probes predate the failure and prove nothing of a recovery); a dependency nothing probes is
-	 * {@link DependencyState#UNKNOWN} while the trial lasts: not failed, so that the calls of the
-	 * routes that require it can make the trial, and not healthy, since nothing has shown it
+	 * <li>half-open: a trial, not health. Only the probes recorded since the breaker opened judge
+	 * (older ones predate the failure): a dependency they show failing stays failed, one they show
+	 * within the recovery band is healthy, and one they are too few to judge (or nothing probes)
+	 * is {@link DependencyState#UNKNOWN} while the trial lasts: not failed, so that the calls of
+	 * the routes that require it can make the trial, and not healthy, since nothing has shown it
 	 * is;</li>
 	 * <li>closed after half-open: trial calls succeeded, which is evidence of health, so the
 	 * dependency is healthy and its probe window starts anew (the failures in it are older than
@@ -117,7 +117,9 @@ public final class DependencyMonitor {
 		}
 		else if (state == BreakerState.HALF_OPEN) {
 			if (this.computed == DependencyState.FAILED) {
-				if (!this.dependency.probed()) {
+				Instant opened = this.breakerOpenedAt;
+				int samples = (this.dependency.probed() && opened != null) ? this.window.samplesSince(opened, now) : 0;
+				if (samples < this.healthCheck.minSamples()) {
 					this.computed = DependencyState.UNKNOWN;
 					why = ": trial calls let through";
 				}
@@ -261,9 +263,20 @@ public final class DependencyMonitor {
 			// Real calls fail: no probe overrides what the breaker saw.
 			return;
 		}
-		if (this.breaker == BreakerState.HALF_OPEN && this.computed == DependencyState.FAILED) {
-			// A trial is no health: only probes made since the breaker opened can show one.
-			if (recoveredByProbes(now)) {
+		Instant opened = this.breakerOpenedAt;
+		if (this.breaker == BreakerState.HALF_OPEN && opened != null) {
+			// A trial is no health: only probes made since the breaker opened judge, both ways, so
+			// that failures from before the open neither keep a recovered dependency failed nor
+			// fail it again once it recovered.
+			int samples = this.window.samplesSince(opened, now);
+			if (samples < this.healthCheck.minSamples()) {
+				return;
+			}
+			double errorRate = (double) this.window.failuresSince(opened, now) / samples;
+			if (errorRate >= this.healthCheck.failureThreshold()) {
+				this.computed = DependencyState.FAILED;
+			}
+			else if (errorRate <= this.healthCheck.recoveryThreshold()) {
 				this.computed = DependencyState.HEALTHY;
 			}
 			return;

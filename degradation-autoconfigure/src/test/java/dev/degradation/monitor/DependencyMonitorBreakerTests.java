@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every breaker transition as evidence of a dependency's state, with time moved by the test: an
  * open breaker fails the dependency at once and no probe overrides it; half-open is a trial, not
- * health: a probed dependency stays failed until the probes since the open are within the
- * recovery band, an unprobed one is unknown while its calls make the trial; a trial that closes
- * the breaker is evidence of health; a breaker closed without a trial leaves the judgement to the
- * probes; a forced state wins.
+ * health: only the probes since the open judge (failing: failed; within the recovery band:
+ * healthy; too few, or none: unknown while calls make the trial); a trial that closes the breaker
+ * is evidence of health; a breaker closed without a trial leaves the judgement to the probes; a
+ * forced state wins.
  */
 class DependencyMonitorBreakerTests {
 
@@ -80,18 +80,22 @@ class DependencyMonitorBreakerTests {
 	void halfOpenIsATrialNotHealth() {
 		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);
-		// The healthy probes predate the failure: they prove nothing of a recovery.
-		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
-		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+		// The healthy probes predate the failure: they prove nothing of a recovery. Too few probes
+		// since the open to judge: unknown, so that calls can make the trial.
+		DependencyStateChange trial = this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(trial).isNotNull();
+		assertThat(trial.state()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(trial.reason()).isEqualTo("circuit breaker half-open: trial calls let through");
 		this.clock.advance(Duration.ofSeconds(30));
 		assertThat(this.probed.refresh()).isNull();
-		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+		assertThat(this.probed.state()).isEqualTo(DependencyState.UNKNOWN);
 	}
 
 	@Test
-	void halfOpenWithFailingProbesStaysFailed() {
+	void halfOpenWithFailingProbesSinceTheOpenStaysFailed() {
+		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);
-		probes(this.probed, false, false);
+		probes(this.probed, false, false, false);
 		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
 		assertThat(probes(this.probed, false, false, false)).isNull();
 		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
@@ -99,14 +103,15 @@ class DependencyMonitorBreakerTests {
 
 	@Test
 	void halfOpenRecoversOnceTheProbesSinceTheOpenAreWithinTheRecoveryBand() {
-		probes(this.probed, true, true, true);
+		probes(this.probed, false, false, false);
 		this.probed.recordBreaker(BreakerState.OPEN);
 		this.probed.recordBreaker(BreakerState.HALF_OPEN);
 		// Two probes since the open are too few to judge (min_samples 3).
 		assertThat(probes(this.probed, true, true)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.UNKNOWN);
 		DependencyStateChange change = probes(this.probed, true);
 		assertThat(change).isNotNull();
-		assertThat(change.previous()).isEqualTo(DependencyState.FAILED);
+		assertThat(change.previous()).isEqualTo(DependencyState.UNKNOWN);
 		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
 		assertThat(change.reason()).startsWith("probe ok");
 	}
@@ -114,15 +119,40 @@ class DependencyMonitorBreakerTests {
 	@Test
 	void halfOpenStaysFailedWhileTheProbesSinceTheOpenAreInTheBandBetween() {
 		this.probed.recordBreaker(BreakerState.OPEN);
-		this.probed.recordBreaker(BreakerState.HALF_OPEN);
 		// One failure in four: 25 %, above recovery_threshold (15 %), below failure_threshold.
-		assertThat(probes(this.probed, false, true, true, true)).isNull();
+		probes(this.probed, false, true, true, true);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
 		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
 		// The failure ages out of the window; the healthy probes since the open remain.
 		this.clock.advance(Duration.ofSeconds(7));
 		DependencyStateChange change = this.probed.refresh();
 		assertThat(change).isNotNull();
 		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+	}
+
+	@Test
+	void halfOpenWithTooFewProbesTurnsFailedAgainOnFailingOnes() {
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN).state()).isEqualTo(DependencyState.UNKNOWN);
+		DependencyStateChange change = probes(this.probed, false, false, false);
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	@Test
+	void onceRecoveredDuringHalfOpenFailuresFromBeforeTheOpenDoNotFailItAgain() {
+		probes(this.probed, false, false, false);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(probes(this.probed, true, true, true).state()).isEqualTo(DependencyState.HEALTHY);
+		// Three failures in seven over the whole window (43 %, above failure_threshold): older
+		// than the open, they are no evidence against the probes since.
+		assertThat(probes(this.probed, true)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.HEALTHY);
+		// Failing probes since the open fail it again.
+		DependencyStateChange change = probes(this.probed, false, false, false);
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
 	}
 
 	@Test
@@ -137,12 +167,14 @@ class DependencyMonitorBreakerTests {
 	}
 
 	@Test
-	void halfOpenThenOpenAgainStaysFailedThroughout() {
+	void aFailedTrialFailsTheDependencyAgain() {
 		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);
-		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
-		assertThat(this.probed.recordBreaker(BreakerState.OPEN)).isNull();
-		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN).state()).isEqualTo(DependencyState.UNKNOWN);
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(change).isNotNull();
+		assertThat(change.previous()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
 	}
 
 	@Test
@@ -152,7 +184,7 @@ class DependencyMonitorBreakerTests {
 		this.probed.recordBreaker(BreakerState.HALF_OPEN);
 		DependencyStateChange change = this.probed.recordBreaker(BreakerState.CLOSED);
 		assertThat(change).isNotNull();
-		assertThat(change.previous()).isEqualTo(DependencyState.FAILED);
+		assertThat(change.previous()).isEqualTo(DependencyState.UNKNOWN);
 		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
 		assertThat(change.reason()).isEqualTo("circuit breaker closed: trial calls succeeded");
 		assertThat(this.probed.status().samples()).isZero();
