@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,14 +18,18 @@ import dev.degradation.client.DependencyGuards;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.gateway.GatewayCallGuard;
 import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.web.RequestDecider;
+import dev.degradation.web.reactive.RefusedCallForwardMapping;
 
 /**
  * Auto-configuration of graceful degradation at a Spring Cloud Gateway (server WebFlux): the
  * gateway's routes count as the application's handlers ({@link GatewayHandlerRoutes}), and its
  * calls to a backend the manifest declares as a dependency feed that dependency's breaker, and
- * are bounded by its time limit and by the caller's deadline ({@link GatewayCallGuard}). The
- * edge's shedding is {@link DegradationReactiveAutoConfiguration}'s web filter, which runs before
- * the gateway.
+ * are bounded by its time limit and by the caller's deadline ({@link GatewayCallGuard}); a
+ * route's {@code CircuitBreaker} filter that sends such a failed call to the application's
+ * fallback leaves the answer to the route's declared fallback when it requires the backend
+ * ({@link RefusedCallForwardMapping}). The edge's shedding is
+ * {@link DegradationReactiveAutoConfiguration}'s web filter, which runs before the gateway.
  */
 @AutoConfiguration(after = { DegradationAutoConfiguration.class, DegradationClientAutoConfiguration.class },
 		afterName = "org.springframework.cloud.gateway.config.GatewayAutoConfiguration")
@@ -48,6 +53,18 @@ public final class DegradationGatewayAutoConfiguration {
 	@ConditionalOnClass({ CircuitBreaker.class, CircuitBreakerOperator.class })
 	@ConditionalOnBean(DependencyGuards.class)
 	static class GatewayCallGuardConfiguration {
+
+		/**
+		 * A route's {@code CircuitBreaker} filter with a {@code fallbackUri} catches a guarded
+		 * call's failure and forwards to the application's fallback: a route that requires the
+		 * failed dependency gets its declared fallback instead.
+		 */
+		@Bean
+		@ConditionalOnBean(RequestDecider.class)
+		@ConditionalOnMissingBean
+		RefusedCallForwardMapping degradationRefusedCallForwardMapping(RequestDecider decider) {
+			return new RefusedCallForwardMapping(decider, ServerWebExchangeUtils.CIRCUITBREAKER_EXECUTION_EXCEPTION_ATTR);
+		}
 
 		@Bean
 		@ConditionalOnMissingBean

@@ -32,6 +32,7 @@ import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.manifest.BreakerPolicy;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
+import dev.degradation.manifest.ServiceUrl;
 import dev.degradation.monitor.BreakerState;
 
 /**
@@ -153,13 +154,18 @@ public final class DependencyGuards implements AutoCloseable {
 	private Guarding build(DegradationManifest manifest, Map<String, DependencyGuard> previous) {
 		Map<String, DependencyGuard> byName = new LinkedHashMap<>();
 		List<Map.Entry<String, DependencyGuard>> byBaseUrl = new ArrayList<>();
+		List<Map.Entry<String, DependencyGuard>> byService = new ArrayList<>();
 		for (Dependency dependency : manifest.dependencies()) {
 			DependencyGuard kept = previous.get(dependency.name());
 			DependencyGuard guard = (kept != null && kept.dependency().calls().equals(dependency.calls()))
 					? kept.of(dependency) : create(dependency);
 			byName.put(dependency.name(), guard);
-			if (dependency.baseUrl() != null) {
-				byBaseUrl.add(Map.entry(prefix(dependency.baseUrl()), guard));
+			URI baseUrl = dependency.baseUrl();
+			if (ServiceUrl.isServiceUrl(baseUrl)) {
+				byService.add(Map.entry(servicePrefix(baseUrl), guard));
+			}
+			else if (baseUrl != null) {
+				byBaseUrl.add(Map.entry(prefix(baseUrl), guard));
 			}
 		}
 		for (String removed : previous.keySet()) {
@@ -169,9 +175,12 @@ public final class DependencyGuards implements AutoCloseable {
 				this.retries.remove(removed);
 			}
 		}
-		byBaseUrl.sort(Comparator.comparingInt((Map.Entry<String, DependencyGuard> entry) -> entry.getKey().length())
-			.reversed());
-		return new Guarding(manifest, byName, byBaseUrl);
+		Comparator<Map.Entry<String, DependencyGuard>> longestFirst = Comparator
+			.comparingInt((Map.Entry<String, DependencyGuard> entry) -> entry.getKey().length())
+			.reversed();
+		byBaseUrl.sort(longestFirst);
+		byService.sort(longestFirst);
+		return new Guarding(manifest, byName, byBaseUrl, byService);
 	}
 
 	private DependencyGuard create(Dependency dependency) {
@@ -323,17 +332,32 @@ public final class DependencyGuards implements AutoCloseable {
 	}
 
 	/**
-	 * Return the guard of the dependency whose {@code base_url} a URL is under.
+	 * Return the guard of the dependency whose {@code base_url} a URL is under. A
+	 * {@code base_url} that names a service by id ({@code lb://SERVICE-ID[/path]}) is called by
+	 * every URL whose host is the service id, compared without case as Spring Cloud's discovery
+	 * does, whatever its scheme ({@code http}, {@code https}, a gateway route's {@code lb}) and
+	 * port: a {@code @LoadBalanced} client's {@code http://SERVICE-ID/...} before the load
+	 * balancer chose an instance, or a gateway route's {@code lb://SERVICE-ID}. A
+	 * {@code base_url} at one address wins over a service of the same name.
 	 * @param url the URL called
 	 * @return the guard, or {@code null} when no dependency is called there
 	 */
 	public @Nullable DependencyGuard forUrl(URI url) {
-		List<Map.Entry<String, DependencyGuard>> byBaseUrl = guarding().byBaseUrl();
-		if (byBaseUrl.isEmpty()) {
+		Guarding guarding = guarding();
+		if (!guarding.byBaseUrl().isEmpty()) {
+			DependencyGuard guard = under(prefix(url), guarding.byBaseUrl());
+			if (guard != null) {
+				return guard;
+			}
+		}
+		if (guarding.byService().isEmpty() || url.getHost() == null) {
 			return null;
 		}
-		String called = prefix(url);
-		for (Map.Entry<String, DependencyGuard> entry : byBaseUrl) {
+		return under(servicePrefix(url), guarding.byService());
+	}
+
+	private static @Nullable DependencyGuard under(String called, List<Map.Entry<String, DependencyGuard>> bases) {
+		for (Map.Entry<String, DependencyGuard> entry : bases) {
 			String base = entry.getKey();
 			if (called.startsWith(base) && (called.length() == base.length() || base.endsWith("/")
 					|| called.charAt(base.length()) == '/')) {
@@ -375,12 +399,18 @@ public final class DependencyGuards implements AutoCloseable {
 		return scheme + "://" + String.valueOf(url.getHost()).toLowerCase(Locale.ROOT) + ":" + port + path;
 	}
 
+	/** The host in lower case, then the path: what names a service and a part of it. */
+	private static String servicePrefix(URI url) {
+		String path = (url.getRawPath() != null) ? url.getRawPath() : "";
+		return String.valueOf(url.getHost()).toLowerCase(Locale.ROOT) + path;
+	}
+
 	/**
-	 * The guards of one manifest, by name and by base URL (longest first, so that the most
-	 * specific one wins).
+	 * The guards of one manifest, by name, by base URL and by service (longest first, so that the
+	 * most specific one wins).
 	 */
 	private record Guarding(DegradationManifest manifest, Map<String, DependencyGuard> byName,
-			List<Map.Entry<String, DependencyGuard>> byBaseUrl) {
+			List<Map.Entry<String, DependencyGuard>> byBaseUrl, List<Map.Entry<String, DependencyGuard>> byService) {
 
 	}
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
@@ -38,10 +39,13 @@ import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.client.JudgedAnswer;
 import dev.degradation.client.SimulatedCalls;
 import dev.degradation.engine.RequestSimulation;
+import dev.degradation.manifest.ServiceUrl;
 
 /**
  * Guards the calls a Spring Cloud Gateway proxies to a backend that the manifest declares as a
- * dependency (the call's URL is under the dependency's {@code base_url}), as the starter guards a
+ * dependency (the call's URL is under the dependency's {@code base_url}, or the route's
+ * {@code lb://SERVICE-ID} names the service of a {@code base_url: lb://SERVICE-ID}, whatever
+ * instance the load balancer chose), as the starter guards a
  * {@code RestClient}'s calls: the dependency's circuit breaker lets the call go or keeps it back,
  * and hears how it ended, so that a backend failing under gateway traffic opens its breaker and
  * the routes that require it are shed at once, without waiting for a probe window. Proxied calls
@@ -122,7 +126,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		if (url == null || ServerWebExchangeUtils.isAlreadyRouted(exchange)) {
 			return chain.filter(exchange);
 		}
-		DependencyGuard guard = this.guards.forUrl(url);
+		DependencyGuard guard = guardOf(exchange, url);
 		return Mono.deferContextual((context) -> {
 			Object deadline = context.getOrDefault(CallDeadline.KEY, null);
 			Duration left = (deadline instanceof Instant end) ? Duration.between(this.clock.instant(), end) : null;
@@ -152,6 +156,26 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		return exchange.mutate()
 			.request((request) -> request.headers((headers) -> SimulatedCalls.passOn(headers, simulation)))
 			.build();
+	}
+
+	/**
+	 * Return the guard of the call: of the service a route's {@code lb://SERVICE-ID} names,
+	 * whichever instance the load balancer chose, else of the address called. The load
+	 * balancer's filter keeps the {@code lb} URL among the request's original URLs.
+	 */
+	private @Nullable DependencyGuard guardOf(ServerWebExchange exchange, URI url) {
+		Set<URI> originals = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ORIGINAL_REQUEST_URL_ATTR);
+		if (originals != null) {
+			for (URI original : originals) {
+				if (ServiceUrl.isServiceUrl(original)) {
+					DependencyGuard guard = this.guards.forUrl(original);
+					if (guard != null) {
+						return guard;
+					}
+				}
+			}
+		}
+		return this.guards.forUrl(url);
 	}
 
 	/**

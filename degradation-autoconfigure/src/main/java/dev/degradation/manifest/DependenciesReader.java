@@ -117,6 +117,17 @@ final class DependenciesReader {
 			if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
 				return uri;
 			}
+			if (scheme.equals(ServiceUrl.SCHEME)) {
+				String problem = ServiceUrl.problem(uri);
+				if (problem == null) {
+					return uri;
+				}
+				this.values.problems()
+					.add(entry.value().position(), path + "." + key, ProblemText.quote(text)
+							+ " names a service by id, but it " + problem + "; write one such as "
+							+ (health ? "lb://recommendations/healthz" : "lb://recommendations"));
+				return null;
+			}
 		}
 		catch (URISyntaxException ex) {
 			// The index is not given: for the authority it is where the authority starts, not the culprit.
@@ -125,7 +136,9 @@ final class DependenciesReader {
 		this.values.problems()
 			.add(entry.value().position(), path + "." + key, ProblemText.quote(text)
 					+ " is not an absolute http or https URL" + reason + "; write one such as "
-					+ (health ? "http://recommendations:8080/healthz" : "http://recommendations:8080"));
+					+ (health ? "http://recommendations:8080/healthz" : "http://recommendations:8080")
+					+ ", or name a service by id, as "
+					+ (health ? "lb://recommendations/healthz" : "lb://recommendations"));
 		return null;
 	}
 

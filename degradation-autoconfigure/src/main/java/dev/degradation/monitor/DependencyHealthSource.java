@@ -3,6 +3,7 @@ package dev.degradation.monitor;
 import java.util.function.Predicate;
 
 import dev.degradation.manifest.Dependency;
+import dev.degradation.manifest.ServiceUrl;
 
 /**
  * One way of judging a dependency's health, for the dependencies it {@link #supports supports}:
@@ -74,12 +75,15 @@ public interface DependencyHealthSource {
 	}
 
 	/**
-	 * Return the source of the dependencies with a {@code health_url}, probed over HTTP.
+	 * Return the source of the dependencies with a {@code health_url} at one address, probed over
+	 * HTTP; a {@code health_url} that names a service by id ({@code lb://}) is
+	 * {@link ServiceHealthSource}'s.
 	 * @param probe the HTTP probe
 	 * @return the source
 	 */
 	static DependencyHealthSource healthUrl(HealthProbe probe) {
-		return of((dependency) -> dependency.healthUrl() != null, probe);
+		return of((dependency) -> dependency.healthUrl() != null && !ServiceUrl.isServiceUrl(dependency.healthUrl()),
+				probe);
 	}
 
 }

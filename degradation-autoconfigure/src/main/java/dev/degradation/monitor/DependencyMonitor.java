@@ -38,6 +38,9 @@ public final class DependencyMonitor {
 
 	private @Nullable Instant breakerChangedAt;
 
+	/** When the breaker last opened: the probes since then are what can show a recovery. */
+	private @Nullable Instant breakerOpenedAt;
+
 	/**
 	 * Create a monitor with no results yet: the dependency is {@link DependencyState#UNKNOWN}.
 	 * @param dependency the dependency
@@ -80,12 +83,23 @@ public final class DependencyMonitor {
 
 	/**
 	 * Record a transition of the circuit breaker that guards the application's calls to the
-	 * dependency. An open breaker makes the dependency {@link DependencyState#FAILED} at once,
-	 * whatever the probes say: real calls fail or are slow. Once the breaker lets trial calls
-	 * through (half-open) or closes, the probes judge again; a dependency that nothing probes is
-	 * judged by its breaker alone, so it counts as healthy again. Half-open counts as not failed on
-	 * purpose: while its routes are shed no call would ever make the trial, and the per-dependency
-	 * hysteresis already keeps them shed for a while.
+	 * dependency. The state follows evidence of health, and a breaker's transitions are evidence
+	 * of different weight:
+	 * <ul>
+	 * <li>open: real calls fail or are slow, so the dependency is {@link DependencyState#FAILED}
+	 * at once, whatever the probes say;</li>
+	 * <li>half-open: a trial, not health. Only the probes recorded since the breaker opened judge
+	 * (older ones predate the failure): a dependency they show failing stays failed, one they show
+	 * within the recovery band is healthy, and one they are too few to judge (or nothing probes)
+	 * is {@link DependencyState#UNKNOWN} while the trial lasts: not failed, so that the calls of
+	 * the routes that require it can make the trial, and not healthy, since nothing has shown it
+	 * is;</li>
+	 * <li>closed after half-open: trial calls succeeded, which is evidence of health, so the
+	 * dependency is healthy and its probe window starts anew (the failures in it are older than
+	 * the calls that just succeeded);</li>
+	 * <li>closed straight from open (reset, or replaced on a reload): no call showed anything, so
+	 * the probes judge from scratch, and without enough of them the state is unknown.</li>
+	 * </ul>
 	 * @param state the breaker's new state
 	 * @return the change of the effective state, or {@code null} if it did not change
 	 */
@@ -95,14 +109,39 @@ public final class DependencyMonitor {
 		this.breaker = state;
 		Instant now = this.clock.instant();
 		this.breakerChangedAt = now;
+		String why = "";
 		if (state == BreakerState.OPEN) {
 			this.computed = DependencyState.FAILED;
+			this.breakerOpenedAt = now;
+			why = ": calls fail or are slow";
 		}
-		else if (previous == BreakerState.OPEN || this.computed == DependencyState.FAILED) {
-			this.computed = judgedByProbes(now);
+		else if (state == BreakerState.HALF_OPEN) {
+			if (this.computed == DependencyState.FAILED) {
+				Instant opened = this.breakerOpenedAt;
+				int samples = (this.dependency.probed() && opened != null) ? this.window.samplesSince(opened, now) : 0;
+				if (samples < this.healthCheck.minSamples()) {
+					this.computed = DependencyState.UNKNOWN;
+					why = ": trial calls let through";
+				}
+				else if (recoveredByProbes(now)) {
+					this.computed = DependencyState.HEALTHY;
+					why = ": probes since it opened are within the recovery band";
+				}
+			}
+		}
+		else if (previous == BreakerState.HALF_OPEN) {
+			this.computed = DependencyState.HEALTHY;
+			this.window.clear();
+			this.breakerOpenedAt = null;
+			why = ": trial calls succeeded";
+		}
+		else if (previous == BreakerState.OPEN) {
+			// Closed without a trial (reset, or replaced on a reload): no call has shown health.
+			this.computed = judgedWithoutBreaker(now);
+			this.breakerOpenedAt = null;
 		}
 		return change(before, "circuit breaker " + state.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
-				+ ((state == BreakerState.OPEN) ? ": calls fail or are slow" : ""));
+				+ why);
 	}
 
 	/**
@@ -167,6 +206,7 @@ public final class DependencyMonitor {
 		this.lastProbe = null;
 		this.breaker = BreakerState.CLOSED;
 		this.breakerChangedAt = null;
+		this.breakerOpenedAt = null;
 	}
 
 	/**
@@ -189,20 +229,56 @@ public final class DependencyMonitor {
 	}
 
 	/**
-	 * Return what the probes alone say once an open breaker no longer does: failed only while
-	 * the window still holds enough failures to be judged failed from scratch.
+	 * Return what is known once a breaker closed without a trial: the probes' judgement from
+	 * scratch (failed at or above the failure threshold, healthy within the recovery band), and
+	 * nothing in between or without enough of them.
 	 */
-	private DependencyState judgedByProbes(Instant now) {
-		if (this.window.samples(now) < this.healthCheck.minSamples()) {
-			return this.dependency.probed() ? DependencyState.UNKNOWN : DependencyState.HEALTHY;
+	private DependencyState judgedWithoutBreaker(Instant now) {
+		if (!this.dependency.probed() || this.window.samples(now) < this.healthCheck.minSamples()) {
+			return DependencyState.UNKNOWN;
 		}
-		return (this.window.errorRate(now) >= this.healthCheck.failureThreshold()) ? DependencyState.FAILED
-				: DependencyState.HEALTHY;
+		double errorRate = this.window.errorRate(now);
+		if (errorRate >= this.healthCheck.failureThreshold()) {
+			return DependencyState.FAILED;
+		}
+		return (errorRate <= this.healthCheck.recoveryThreshold()) ? DependencyState.HEALTHY : DependencyState.UNKNOWN;
+	}
+
+	/**
+	 * Return whether the probes recorded since the breaker last opened show a recovery: enough
+	 * of them to judge, and their error rate within the recovery band.
+	 */
+	private boolean recoveredByProbes(Instant now) {
+		Instant since = this.breakerOpenedAt;
+		if (since == null) {
+			return false;
+		}
+		int samples = this.window.samplesSince(since, now);
+		return samples >= this.healthCheck.minSamples() && (double) this.window.failuresSince(since, now)
+				/ samples <= this.healthCheck.recoveryThreshold();
 	}
 
 	private void judge(Instant now) {
 		if (this.breaker == BreakerState.OPEN) {
 			// Real calls fail: no probe overrides what the breaker saw.
+			return;
+		}
+		Instant opened = this.breakerOpenedAt;
+		if (this.breaker == BreakerState.HALF_OPEN && opened != null) {
+			// A trial is no health: only probes made since the breaker opened judge, both ways, so
+			// that failures from before the open neither keep a recovered dependency failed nor
+			// fail it again once it recovered.
+			int samples = this.window.samplesSince(opened, now);
+			if (samples < this.healthCheck.minSamples()) {
+				return;
+			}
+			double errorRate = (double) this.window.failuresSince(opened, now) / samples;
+			if (errorRate >= this.healthCheck.failureThreshold()) {
+				this.computed = DependencyState.FAILED;
+			}
+			else if (errorRate <= this.healthCheck.recoveryThreshold()) {
+				this.computed = DependencyState.HEALTHY;
+			}
 			return;
 		}
 		int samples = this.window.samples(now);

@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.SocketTimeoutException;
-import java.net.URL;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.degradation.manifest.Dependency;
@@ -41,13 +42,24 @@ public final class HttpHealthProbe implements HealthProbe {
 
 	@Override
 	public ProbeResult probe(Dependency dependency) {
+		return probe(Objects.requireNonNull(dependency.healthUrl(), "health_url"), dependency.healthCheck().timeout());
+	}
+
+	/**
+	 * Probe one health URL once, on the calling thread, as {@link #probe(Dependency)} probes a
+	 * dependency's: for the instances of a service, each at its own address.
+	 * @param url the absolute http(s) URL to GET
+	 * @param timeout the most the probe may take, connection included
+	 * @return the result
+	 */
+	public ProbeResult probe(URI url, Duration timeout) {
 		long startNanos = System.nanoTime();
-		int budgetMillis = (int) Math.min(Integer.MAX_VALUE, dependency.healthCheck().timeout().toMillis());
+		int budgetMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
 		String timedOut = "no answer within " + budgetMillis + " ms";
 		HttpURLConnection connection = null;
 		Probe probe = null;
 		try {
-			connection = (HttpURLConnection) new URL(dependency.healthUrl().toString()).openConnection();
+			connection = (HttpURLConnection) url.toURL().openConnection();
 			connection.setInstanceFollowRedirects(false);
 			connection.setUseCaches(false);
 			connection.setRequestProperty("Connection", "close");

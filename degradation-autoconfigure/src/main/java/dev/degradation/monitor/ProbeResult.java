@@ -8,8 +8,8 @@ import java.time.Instant;
  *
  * @param healthy whether the dependency answered 2xx within its timeout
  * @param outcome a short, bounded description for logs, metrics and the endpoint: {@code ok},
- * {@code http_5xx}, {@code not_found}, {@code timeout}, {@code refused}, {@code down} or
- * {@code error}
+ * {@code http_5xx}, {@code not_found}, {@code timeout}, {@code refused}, {@code down},
+ * {@code no_instance} or {@code error}
  * @param detail a human-readable detail, such as the exception message
  * @param at when the probe finished
  * @param latency how long the probe took
@@ -34,6 +34,12 @@ public record ProbeResult(boolean healthy, String outcome, String detail, Instan
 	 * says nothing of the dependency's health and does not count ({@link #counts()}).
 	 */
 	public static final String NOT_FOUND = "not_found";
+
+	/**
+	 * Outcome of a probe of a service named by id ({@code lb://}) of which discovery knows no
+	 * instance: nothing could serve a call, so it is a failure.
+	 */
+	public static final String NO_INSTANCE = "no_instance";
 
 	/** Outcome of a probe that failed in any other way (unknown host, reset, protocol error). */
 	public static final String ERROR = "error";

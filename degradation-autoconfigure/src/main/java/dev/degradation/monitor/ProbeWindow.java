@@ -64,6 +64,39 @@ final class ProbeWindow {
 		return (this.size == 0) ? 0.0 : (double) this.failures / this.size;
 	}
 
+	/**
+	 * Return how many results in the window were recorded after an instant.
+	 * @param since the instant
+	 * @param now the current instant, which ages the window
+	 * @return the number of results
+	 */
+	int samplesSince(Instant since, Instant now) {
+		return countSince(since, now, false);
+	}
+
+	/**
+	 * Return how many failed results in the window were recorded after an instant.
+	 * @param since the instant
+	 * @param now the current instant, which ages the window
+	 * @return the number of failed results
+	 */
+	int failuresSince(Instant since, Instant now) {
+		return countSince(since, now, true);
+	}
+
+	private int countSince(Instant since, Instant now, boolean failedOnly) {
+		evict(now);
+		long from = since.toEpochMilli();
+		int count = 0;
+		for (int i = 0; i < this.size; i++) {
+			int index = (this.start + i) % this.times.length;
+			if (this.times[index] > from && (!failedOnly || !this.healthy[index])) {
+				count++;
+			}
+		}
+		return count;
+	}
+
 	private void evict(Instant now) {
 		long cutoff = now.toEpochMilli() - this.windowMillis;
 		while (this.size > 0 && this.times[this.start] <= cutoff) {

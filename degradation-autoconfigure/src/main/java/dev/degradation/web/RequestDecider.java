@@ -442,6 +442,24 @@ public final class RequestDecider {
 	}
 
 	/**
+	 * Return whether a request's route requires the dependency whose guarded call failed, as the
+	 * {@link #setRefusedCalls refused calls} read the failure: for a request the application's
+	 * own resilience sent to a fallback of its own after such a failure, which the route's
+	 * declared fallback is to answer instead ({@link #afterFailure} then decides it).
+	 * @param request the request as it came in
+	 * @param failure the failure the application's resilience caught
+	 * @return whether the failure is a guarded call to a dependency the request's route requires
+	 */
+	public boolean requiresRefused(RequestView request, Throwable failure) {
+		String dependency = this.refusedCalls.apply(failure);
+		if (dependency == null) {
+			return false;
+		}
+		ShedRoute route = route(request, this.tables.current());
+		return route != null && route.route().requires().contains(dependency);
+	}
+
+	/**
 	 * Make a table the current one, keeping the current one as the previous: called before the
 	 * engine replaces its manifest with the table's, so that every state a request can read has
 	 * its table.

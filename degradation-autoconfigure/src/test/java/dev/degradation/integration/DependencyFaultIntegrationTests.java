@@ -213,6 +213,7 @@ class DependencyFaultIntegrationTests {
 			case HANGING, SLOW -> ProbeResult.TIMEOUT;
 			case FAILING -> "http_5xx";
 			case HEALTHY -> ProbeResult.OK;
+			case NOT_FOUND -> ProbeResult.NOT_FOUND;
 		};
 	}
 

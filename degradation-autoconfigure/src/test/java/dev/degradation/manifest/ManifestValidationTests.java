@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static dev.degradation.manifest.ManifestLoading.load;
@@ -24,7 +25,8 @@ class ManifestValidationTests {
 
 	private static final String NUMBER_HINT = "; write a plain decimal number without quotes, such as 2000 or 0.5";
 
-	private static final String URL_HINT = "; write one such as http://recommendations:8080/healthz";
+	private static final String URL_HINT = "; write one such as http://recommendations:8080/healthz, or name a "
+			+ "service by id, as lb://recommendations/healthz";
 
 	// Types
 
@@ -750,6 +752,45 @@ class ManifestValidationTests {
 				""")).isEqualTo(problem(3, 17, "dependencies.catalog.health_url",
 				"'http://cat alog/healthz' is not an absolute http or https URL (illegal character in authority)"
 						+ URL_HINT));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "lb://catalog", "lb://catalog/healthz", "LB://Catalog-Service/actuator/health" })
+	void aHealthUrlMayNameAServiceById(String url) {
+		DegradationManifest manifest = ManifestLoader.standard().load("manifest.yaml", """
+				dependencies:
+				  catalog:
+				    health_url: %s
+				    base_url: lb://catalog
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
+				""".formatted(url).getBytes(StandardCharsets.UTF_8));
+		assertThat(manifest.dependencies().get(0).healthUrl()).hasToString(url);
+		assertThat(ServiceUrl.serviceId(manifest.dependencies().get(0).baseUrl())).isEqualTo("catalog");
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', value = {
+			"lb://catalog:8080/healthz | has a port: the load balancer or discovery chooses each instance's address",
+			"lb://ops@catalog/healthz | has user information, which a service id never carries",
+			"lb://catalog/healthz?deep=true | has a query or a fragment",
+			"lb://cat_alog/healthz | names no valid service id (letters, digits, '-' and '.')" })
+	void aServiceUrlNamesOnlyTheServiceAndAPath(String url, String reason) {
+		assertThat(onlyProblem("""
+				dependencies:
+				  catalog:
+				    health_url: %s
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/recommendations, method: GET, fallback: drop, requires: [catalog] }
+				""".formatted(url))).isEqualTo(problem(3, 17, "dependencies.catalog.health_url",
+				"'" + url + "' names a service by id, but it " + reason
+						+ "; write one such as lb://recommendations/healthz"));
 	}
 
 	// Missing keys

@@ -111,7 +111,8 @@ class ManifestValidatorTests {
 			.validate("manifest.yaml", bytes(WITH_PLACEHOLDERS))).extracting(ManifestProblem::toString)
 			.containsExactly(
 					"manifest.yaml:3:17: dependencies.reviews.health_url: 'reviews:8080/healthz' is not an absolute "
-							+ "http or https URL; write one such as http://recommendations:8080/healthz",
+							+ "http or https URL; write one such as http://recommendations:8080/healthz, or name a "
+							+ "service by id, as lb://recommendations/healthz",
 					"manifest.yaml:4:17: dependencies.reviews.timeout_ms: 'timeout_ms' must be between 1 and "
 							+ "2147483647, but it is 0");
 	}

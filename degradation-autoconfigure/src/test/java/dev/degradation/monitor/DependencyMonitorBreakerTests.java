@@ -16,8 +16,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every breaker transition as evidence of a dependency's state, with time moved by the test: an
- * open breaker fails the dependency at once and no probe overrides it; half-open and closed
- * hand the judgement back to the probes (or, unprobed, to the calls); a forced state wins.
+ * open breaker fails the dependency at once and no probe overrides it; half-open is a trial, not
+ * health: only the probes since the open judge (failing: failed; within the recovery band:
+ * healthy; too few, or none: unknown while calls make the trial); a trial that closes the breaker
+ * is evidence of health; a breaker closed without a trial leaves the judgement to the probes; a
+ * forced state wins.
  */
 class DependencyMonitorBreakerTests {
 
@@ -74,41 +77,128 @@ class DependencyMonitorBreakerTests {
 	}
 
 	@Test
-	void halfOpenHandsTheJudgementBackToTheProbes() {
+	void halfOpenIsATrialNotHealth() {
 		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);
-		DependencyStateChange change = this.probed.recordBreaker(BreakerState.HALF_OPEN);
-		assertThat(change).isNotNull();
-		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
-		assertThat(change.reason()).isEqualTo("circuit breaker half-open");
+		// The healthy probes predate the failure: they prove nothing of a recovery. Too few probes
+		// since the open to judge: unknown, so that calls can make the trial.
+		DependencyStateChange trial = this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(trial).isNotNull();
+		assertThat(trial.state()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(trial.reason()).isEqualTo("circuit breaker half-open: trial calls let through");
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(this.probed.refresh()).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.UNKNOWN);
 	}
 
 	@Test
-	void halfOpenWithFailingProbesStaysFailed() {
-		probes(this.probed, false, false, false);
+	void halfOpenWithFailingProbesSinceTheOpenStaysFailed() {
+		probes(this.probed, true, true, true);
 		this.probed.recordBreaker(BreakerState.OPEN);
+		probes(this.probed, false, false, false);
 		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
+		assertThat(probes(this.probed, false, false, false)).isNull();
 		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
 	}
 
 	@Test
-	void halfOpenThenOpenAgainFailsAgain() {
-		probes(this.probed, true, true, true);
+	void halfOpenRecoversOnceTheProbesSinceTheOpenAreWithinTheRecoveryBand() {
+		probes(this.probed, false, false, false);
 		this.probed.recordBreaker(BreakerState.OPEN);
 		this.probed.recordBreaker(BreakerState.HALF_OPEN);
-		DependencyStateChange change = this.probed.recordBreaker(BreakerState.OPEN);
+		// Two probes since the open are too few to judge (min_samples 3).
+		assertThat(probes(this.probed, true, true)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.UNKNOWN);
+		DependencyStateChange change = probes(this.probed, true);
 		assertThat(change).isNotNull();
-		assertThat(change.previous()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.previous()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.reason()).startsWith("probe ok");
+	}
+
+	@Test
+	void halfOpenStaysFailedWhileTheProbesSinceTheOpenAreInTheBandBetween() {
+		this.probed.recordBreaker(BreakerState.OPEN);
+		// One failure in four: 25 %, above recovery_threshold (15 %), below failure_threshold.
+		probes(this.probed, false, true, true, true);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.FAILED);
+		// The failure ages out of the window; the healthy probes since the open remain.
+		this.clock.advance(Duration.ofSeconds(7));
+		DependencyStateChange change = this.probed.refresh();
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+	}
+
+	@Test
+	void halfOpenWithTooFewProbesTurnsFailedAgainOnFailingOnes() {
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN).state()).isEqualTo(DependencyState.UNKNOWN);
+		DependencyStateChange change = probes(this.probed, false, false, false);
+		assertThat(change).isNotNull();
 		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
 	}
 
 	@Test
-	void halfOpenThenClosedKeepsTheDependencyHealthy() {
-		probes(this.probed, true, true, true);
+	void onceRecoveredDuringHalfOpenFailuresFromBeforeTheOpenDoNotFailItAgain() {
+		probes(this.probed, false, false, false);
 		this.probed.recordBreaker(BreakerState.OPEN);
 		this.probed.recordBreaker(BreakerState.HALF_OPEN);
-		assertThat(this.probed.recordBreaker(BreakerState.CLOSED)).isNull();
+		assertThat(probes(this.probed, true, true, true).state()).isEqualTo(DependencyState.HEALTHY);
+		// Three failures in seven over the whole window (43 %, above failure_threshold): older
+		// than the open, they are no evidence against the probes since.
+		assertThat(probes(this.probed, true)).isNull();
 		assertThat(this.probed.state()).isEqualTo(DependencyState.HEALTHY);
+		// Failing probes since the open fail it again.
+		DependencyStateChange change = probes(this.probed, false, false, false);
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	@Test
+	void probesWithinTheBandWhileOpenRecoverAtHalfOpen() {
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(probes(this.probed, true, true, true)).isNull();
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(change).isNotNull();
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.reason())
+			.isEqualTo("circuit breaker half-open: probes since it opened are within the recovery band");
+	}
+
+	@Test
+	void aFailedTrialFailsTheDependencyAgain() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.HALF_OPEN).state()).isEqualTo(DependencyState.UNKNOWN);
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(change).isNotNull();
+		assertThat(change.previous()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(change.state()).isEqualTo(DependencyState.FAILED);
+	}
+
+	@Test
+	void aTrialThatClosesTheBreakerIsEvidenceOfHealthAndStartsTheWindowAnew() {
+		probes(this.probed, false, false, false);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		this.probed.recordBreaker(BreakerState.HALF_OPEN);
+		DependencyStateChange change = this.probed.recordBreaker(BreakerState.CLOSED);
+		assertThat(change).isNotNull();
+		assertThat(change.previous()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(change.state()).isEqualTo(DependencyState.HEALTHY);
+		assertThat(change.reason()).isEqualTo("circuit breaker closed: trial calls succeeded");
+		assertThat(this.probed.status().samples()).isZero();
+		assertThat(probes(this.probed, true)).isNull();
+		assertThat(this.probed.state()).isEqualTo(DependencyState.HEALTHY);
+	}
+
+	@Test
+	void aBreakerClosedWithoutATrialLeavesTheJudgementToTheProbes() {
+		probes(this.probed, true, true, true);
+		this.probed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.probed.recordBreaker(BreakerState.CLOSED).state()).isEqualTo(DependencyState.HEALTHY);
+		this.unprobed.recordBreaker(BreakerState.OPEN);
+		assertThat(this.unprobed.recordBreaker(BreakerState.CLOSED).state()).isEqualTo(DependencyState.UNKNOWN);
 	}
 
 	@Test
@@ -116,8 +206,13 @@ class DependencyMonitorBreakerTests {
 		// No evidence until the breaker has something to say.
 		assertThat(this.unprobed.state()).isEqualTo(DependencyState.UNKNOWN);
 		assertThat(this.unprobed.recordBreaker(BreakerState.OPEN).state()).isEqualTo(DependencyState.FAILED);
-		assertThat(this.unprobed.recordBreaker(BreakerState.HALF_OPEN).state()).isEqualTo(DependencyState.HEALTHY);
-		assertThat(this.unprobed.recordBreaker(BreakerState.CLOSED)).isNull();
+		// A trial: not failed, so that calls can make it, and not healthy.
+		DependencyStateChange trial = this.unprobed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(trial.state()).isEqualTo(DependencyState.UNKNOWN);
+		assertThat(trial.reason()).isEqualTo("circuit breaker half-open: trial calls let through");
+		assertThat(this.unprobed.recordBreaker(BreakerState.OPEN).state()).isEqualTo(DependencyState.FAILED);
+		this.unprobed.recordBreaker(BreakerState.HALF_OPEN);
+		assertThat(this.unprobed.recordBreaker(BreakerState.CLOSED).state()).isEqualTo(DependencyState.HEALTHY);
 	}
 
 	@Test

@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A real HTTP dependency on a loopback port whose health the test switches: healthy, failing
- * (500), hanging (accepts and never answers), slow (answers after a delay) or refusing (nothing
- * listens on the port, so connections are refused). It keeps its port across modes, so the
+ * (500), hanging (accepts and never answers), slow (answers after a delay), refusing (nothing
+ * listens on the port, so connections are refused) or not serving its health URL (404). It keeps its port across modes, so the
  * manifest's health URL stays valid.
  */
 public final class FaultyDependency implements AutoCloseable {
@@ -32,7 +32,7 @@ public final class FaultyDependency implements AutoCloseable {
 	 */
 	public enum Mode {
 
-		HEALTHY, FAILING, HANGING, SLOW, REFUSING
+		HEALTHY, FAILING, HANGING, SLOW, REFUSING, NOT_FOUND
 
 	}
 
@@ -68,6 +68,14 @@ public final class FaultyDependency implements AutoCloseable {
 
 	public String healthUrl() {
 		return "http://127.0.0.1:" + this.port + "/" + this.name + "/healthz";
+	}
+
+	/**
+	 * Return the dependency's address, scheme, host and port, as discovery lists an instance.
+	 * @return the address
+	 */
+	public String address() {
+		return "http://127.0.0.1:" + this.port;
 	}
 
 	public synchronized void set(Mode mode) {
@@ -139,6 +147,7 @@ public final class FaultyDependency implements AutoCloseable {
 					answer(exchange, 200, "{\"status\":\"UP\"}");
 				}
 				case REFUSING -> answer(exchange, 503, "{}");
+				case NOT_FOUND -> answer(exchange, 404, "{}");
 			}
 		}
 		catch (InterruptedException ex) {

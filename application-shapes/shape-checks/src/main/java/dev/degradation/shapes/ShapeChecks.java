@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -127,6 +129,54 @@ public record ShapeChecks(String base, String management, String authorization) 
 		dependency.failing(true);
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertShed("/api/functional", "enhanced"));
 		assertLive("/api/annotated");
+	}
+
+	/**
+	 * Call a route that requires a dependency whose instance was just killed, several times, and
+	 * assert that its declared fallback answers from the first failed calls on: at most one of
+	 * the answers is anything else (a call made before the failure was known).
+	 * @param path the route's path
+	 * @param tier the tier it is shed with
+	 */
+	public void assertFallbackFromTheFirstFailedCalls(String path, String tier) {
+		List<String> others = new ArrayList<>();
+		for (int call = 0; call < 6; call++) {
+			HttpResponse<String> response = get(path);
+			boolean fallback = response.headers().firstValue("X-Degraded").orElse("").equals("true")
+					&& response.headers().firstValue("X-Degradation-Tier").orElse("").equals(tier)
+					&& response.body().contains("\"source\":\"degraded\"");
+			if (!fallback) {
+				others.add(response.statusCode() + " " + response.headers().map() + " " + response.body());
+			}
+		}
+		assertThat(others).as("answers of GET %s other than its fallback", path).hasSizeLessThanOrEqualTo(1);
+	}
+
+	/**
+	 * Return a dependency's state as the endpoint reports it.
+	 * @param dependency the dependency's name
+	 * @return its state, such as {@code HEALTHY} or {@code FAILED}
+	 */
+	public String dependencyState(String dependency) {
+		HttpResponse<String> endpoint = send(HttpRequest.newBuilder(URI.create(this.management + "/actuator/degradation")));
+		assertThat(endpoint.statusCode()).isEqualTo(200);
+		Matcher state = Pattern.compile("\"" + Pattern.quote(dependency) + "\"\\s*:\\s*\\{\\s*\"state\"\\s*:\\s*\"([A-Z]+)\"")
+			.matcher(endpoint.body());
+		assertThat(state.find()).as(endpoint.body()).isTrue();
+		return state.group(1);
+	}
+
+	/**
+	 * Assert that the endpoint never reports a dependency healthy over a while, polled all along:
+	 * for a dependency whose every instance is dead, through its breaker's open and half-open.
+	 * @param dependency the dependency's name
+	 * @param during how long it is watched
+	 */
+	public void assertNeverHealthy(String dependency, Duration during) {
+		await().during(during)
+			.atMost(during.plusSeconds(5))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> !dependencyState(dependency).equals("HEALTHY"));
 	}
 
 	/**
