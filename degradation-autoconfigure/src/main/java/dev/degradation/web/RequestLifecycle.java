@@ -1,9 +1,13 @@
 package dev.degradation.web;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.Admission.Admitted;
+import dev.degradation.overload.RequestPriority;
 
 /**
  * One request's way through the starter, written once for every web stack: the body read before
@@ -24,6 +28,9 @@ import dev.degradation.overload.Admission.Admitted;
  * @param <X> what a step may throw on the stack
  */
 public abstract class RequestLifecycle<R, X extends Exception> {
+
+	private static final Runnable NOTHING_HELD = () -> {
+	};
 
 	private final RequestDecider decider;
 
@@ -215,22 +222,49 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	}
 
 	/**
-	 * Return the priority the request is served at, passed on with the guarded calls made for it.
-	 * @return the priority, or {@code null} when priorities are not passed on
+	 * Hold what the guarded calls made for the request follow (the priority it is served at, the
+	 * simulation it asked for itself) on this thread, for a stack that serves a request on one
+	 * thread.
+	 * @return what lets them go, once the request was served
 	 */
-	protected final @Nullable Integer passedPriority() {
+	protected final Runnable holdForCalls() {
 		Decision.Proceed proceeded = this.proceeded;
-		return (proceeded != null && proceeded.passesPriority()) ? proceeded.priority() : null;
+		if (proceeded == null || (!proceeded.passesPriority() && proceeded.simulation() == null)) {
+			return NOTHING_HELD;
+		}
+		RequestPriority.Held priority = proceeded.passesPriority() ? RequestPriority.hold(proceeded.priority()) : null;
+		RequestSimulation simulation = proceeded.simulation();
+		RequestSimulation.Held simulated = (simulation != null) ? RequestSimulation.hold(simulation) : null;
+		return () -> {
+			if (priority != null) {
+				priority.close();
+			}
+			if (simulated != null) {
+				simulated.close();
+			}
+		};
 	}
 
 	/**
-	 * Return the simulation the request asked for itself, followed by the guarded calls made for
-	 * it.
-	 * @return the simulation, or {@code null}
+	 * Return what the guarded calls made for the request follow, by the keys of a reactive
+	 * context ({@link RequestPriority#KEY}, {@link RequestSimulation#KEY}), for a stack that
+	 * serves a request on several threads.
+	 * @return the values by key, empty when the calls follow nothing of the request
 	 */
-	protected final @Nullable RequestSimulation simulation() {
+	protected final Map<Object, Object> callContext() {
 		Decision.Proceed proceeded = this.proceeded;
-		return (proceeded != null) ? proceeded.simulation() : null;
+		if (proceeded == null || (!proceeded.passesPriority() && proceeded.simulation() == null)) {
+			return Map.of();
+		}
+		Map<Object, Object> context = new HashMap<>(4);
+		if (proceeded.passesPriority()) {
+			context.put(RequestPriority.KEY, proceeded.priority());
+		}
+		RequestSimulation simulation = proceeded.simulation();
+		if (simulation != null) {
+			context.put(RequestSimulation.KEY, simulation);
+		}
+		return context;
 	}
 
 	private R answer(Decision.Answered answered) throws X {

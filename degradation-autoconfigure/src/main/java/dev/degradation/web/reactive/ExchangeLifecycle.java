@@ -1,6 +1,7 @@
 package dev.degradation.web.reactive;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -9,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.Context;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -18,9 +20,7 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilterChain;
 
-import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.Admission.Admitted;
-import dev.degradation.overload.RequestPriority;
 import dev.degradation.web.Answer;
 import dev.degradation.web.CheapAnswerTurns;
 import dev.degradation.web.Decision;
@@ -150,13 +150,10 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 			passed = this.chain.filter(exchange);
 		}
 		Mono<Void> served = passed.onErrorResume((Throwable failure) -> fallBack(failure, Mono::error));
-		Integer priority = passedPriority();
-		if (priority != null) {
-			served = served.contextWrite((context) -> context.put(RequestPriority.KEY, priority));
-		}
-		RequestSimulation simulation = simulation();
-		if (simulation != null) {
-			served = served.contextWrite((context) -> context.put(RequestSimulation.KEY, simulation));
+		Map<Object, Object> forCalls = callContext();
+		if (!forCalls.isEmpty()) {
+			// What the guarded WebClient calls made for the request follow.
+			served = served.contextWrite(Context.of(forCalls));
 		}
 		if (admitted == null) {
 			return served;
@@ -179,30 +176,17 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 	}
 
 	/**
-	 * Remove what a failed handler set of its answer, keeping what {@link ReplacedAnswer} keeps.
+	 * Clear what a failed handler set of its answer, keeping what {@link ReplacedAnswer} keeps.
 	 * The server's session cookie is written as the answer commits, after this.
 	 */
 	@Override
 	protected void replaceAnswer() {
 		ServerHttpResponse response = this.exchange.getResponse();
 		HttpHeaders headers = response.getHeaders();
-		for (String name : List.copyOf(headers.headerNames())) {
-			if (!ReplacedAnswer.keepsHeader(name)) {
-				headers.remove(name);
-			}
-			else if (name.equalsIgnoreCase(HttpHeaders.SET_COOKIE)) {
-				List<String> kept = headers.getOrEmpty(name)
-					.stream()
-					.filter((value) -> ReplacedAnswer.keepsSetCookie(value, this.sessionCookieName))
-					.toList();
-				if (kept.isEmpty()) {
-					headers.remove(name);
-				}
-				else {
-					headers.put(name, kept);
-				}
-			}
-		}
+		List<Map.Entry<String, String>> kept = ReplacedAnswer.keptHeaders(List.copyOf(headers.headerNames()),
+				headers::getOrEmpty, this.sessionCookieName);
+		headers.clear();
+		kept.forEach((header) -> headers.add(header.getKey(), header.getValue()));
 		response.getCookies()
 			.keySet()
 			.removeIf((cookie) -> !ReplacedAnswer.keepsCookie(cookie, this.sessionCookieName));

@@ -1,8 +1,8 @@
 package dev.degradation.web.servlet;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -14,9 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
-import dev.degradation.engine.RequestSimulation;
 import dev.degradation.overload.Admission.Admitted;
-import dev.degradation.overload.RequestPriority;
 import dev.degradation.web.Answer;
 import dev.degradation.web.CheapAnswerTurns;
 import dev.degradation.web.Decision;
@@ -129,10 +127,7 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 		HttpServletRequest request = this.request;
 		HttpServletRequest passed = (admitted != null && TimeLimitedBodyRequest.mayHaveBody(request))
 				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos) : request;
-		Integer priority = passedPriority();
-		RequestPriority.Held heldPriority = (priority != null) ? RequestPriority.hold(priority) : null;
-		RequestSimulation simulation = simulation();
-		RequestSimulation.Held heldSimulation = (simulation != null) ? RequestSimulation.hold(simulation) : null;
+		Runnable heldForCalls = holdForCalls();
 		boolean async = false;
 		boolean failed = true;
 		try {
@@ -158,12 +153,7 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 			failed = false;
 		}
 		finally {
-			if (heldPriority != null) {
-				heldPriority.close();
-			}
-			if (heldSimulation != null) {
-				heldSimulation.close();
-			}
+			heldForCalls.run();
 			if (!async) {
 				ended(failed, this.response.getStatus());
 			}
@@ -185,23 +175,13 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 	@Override
 	protected void replaceAnswer() {
 		String sessionCookie = this.request.getServletContext().getSessionCookieConfig().getName();
-		String sessionCookieName = (sessionCookie != null) ? sessionCookie : "JSESSIONID";
-		List<String[]> kept = new ArrayList<>();
-		for (String name : new ArrayList<>(this.response.getHeaderNames())) {
-			if (ReplacedAnswer.keepsHeader(name)) {
-				boolean cookie = name.equalsIgnoreCase("Set-Cookie");
-				for (String value : this.response.getHeaders(name)) {
-					if (!cookie || ReplacedAnswer.keepsSetCookie(value, sessionCookieName)) {
-						kept.add(new String[] { name, value });
-					}
-				}
-			}
-		}
+		List<Map.Entry<String, String>> kept = ReplacedAnswer.keptHeaders(List.copyOf(this.response.getHeaderNames()),
+				this.response::getHeaders, (sessionCookie != null) ? sessionCookie : "JSESSIONID");
 		this.response.reset();
-		for (String[] header : kept) {
+		for (Map.Entry<String, String> header : kept) {
 			// The container may put its session cookie back itself as it resets (Tomcat does).
-			if (!this.response.getHeaders(header[0]).contains(header[1])) {
-				this.response.addHeader(header[0], header[1]);
+			if (!this.response.getHeaders(header.getKey()).contains(header.getValue())) {
+				this.response.addHeader(header.getKey(), header.getValue());
 			}
 		}
 	}
