@@ -86,7 +86,7 @@ public abstract sealed class FallbackWriter
 
 	/**
 	 * Whether this answer is small enough to be written in turn with the other cheap answers
-	 * ({@link CheapAnswerGate}): it fits a socket's send buffer, so that no slow reader can hold a
+	 * ({@link CheapAnswerTurns}): it fits a socket's send buffer, so that no slow reader can hold a
 	 * turn. A stale copy's size is not known before it is read, so it is not.
 	 */
 	public boolean small() {
