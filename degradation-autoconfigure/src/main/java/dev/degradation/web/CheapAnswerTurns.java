@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
@@ -74,9 +75,14 @@ public final class CheapAnswerTurns {
 
 	/**
 	 * The answers that wait for a turn without a thread, in the order they came: a turn given
-	 * back goes to the first of them that still waits before it goes back to the permits.
+	 * back goes to the first of them that still waits before it goes back to the permits. One whose
+	 * wait ended stays until it reaches the head, where it is dropped: removal from the middle
+	 * would cost a scan for each, the whole line exactly under a flood.
 	 */
 	private final Queue<CompletableFuture<Boolean>> waitingLater = new ConcurrentLinkedQueue<>();
+
+	/** How many of {@link #waitingLater} still wait. */
+	private final AtomicInteger stillWaitingLater = new AtomicInteger();
 
 	private final long maxWaitNanos;
 
@@ -181,21 +187,18 @@ public final class CheapAnswerTurns {
 		if (wait == 0) {
 			return CompletableFuture.completedFuture(false);
 		}
-		if (this.waitingLater.isEmpty() && this.permits.tryAcquire()) {
+		if (this.stillWaitingLater.get() == 0 && this.permits.tryAcquire()) {
 			return CompletableFuture.completedFuture(true);
 		}
 		CompletableFuture<Boolean> turn = new CompletableFuture<>();
+		this.stillWaitingLater.incrementAndGet();
+		turn.whenComplete((taken, failure) -> this.stillWaitingLater.decrementAndGet());
 		this.waitingLater.add(turn);
 		// A turn given back between the try above and the line's add would wait for the next one.
 		if (this.permits.tryAcquire() && !turn.complete(true)) {
 			this.permits.release();
 		}
 		turn.completeOnTimeout(false, wait, TimeUnit.NANOSECONDS);
-		turn.whenComplete((taken, failure) -> {
-			if (!Boolean.TRUE.equals(taken)) {
-				this.waitingLater.remove(turn);
-			}
-		});
 		return turn;
 	}
 
@@ -215,7 +218,7 @@ public final class CheapAnswerTurns {
 	 * @return an estimate
 	 */
 	public int waiting() {
-		return this.permits.getQueueLength() + this.waitingLater.size();
+		return this.permits.getQueueLength() + this.stillWaitingLater.get();
 	}
 
 	/**
