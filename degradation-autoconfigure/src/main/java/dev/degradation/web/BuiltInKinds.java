@@ -161,6 +161,12 @@ final class BuiltInKinds {
 			return unavailableDifferences(route, fallback, answer);
 		}
 
+		@Override
+		public String expected(Fallback.Unavailable fallback, String method) {
+			return ", Retry-After: " + fallback.retryAfterSeconds() + ", Content-Type: "
+					+ FallbackWriter.Unavailable.PROBLEM_JSON;
+		}
+
 	}
 
 	/** {@code stale}: a copy no older than declared, or without one the route's other answer. */
