@@ -124,6 +124,25 @@ class PluggedKindsTests {
 	}
 
 	@Test
+	void theValidatorKnowsTheApplicationsKindsOnlyWhenGivenThem() {
+		byte[] manifest = bytes("""
+				dependencies:
+				  ledger:
+				    status_board_line: ledger
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /a, method: GET, fallback: notice, notice: resting, requires: [ledger] }
+				""");
+		assertThat(ManifestValidator.standard().withPlugins(List.of(NOTICE), List.of(LINE)).check("plugged.yaml",
+				manifest).problems()).isEmpty();
+		assertThat(ManifestValidator.standard().check("plugged.yaml", manifest).problems())
+			.extracting(ManifestProblem::message)
+			.contains("'notice' is not a fallback; use one of drop, stale, static, unavailable");
+	}
+
+	@Test
 	void aDependencyIsJudgedByOneJudgeOnly() {
 		assertThat(problems("""
 				dependencies:
