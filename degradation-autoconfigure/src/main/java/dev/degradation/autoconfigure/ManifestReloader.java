@@ -23,10 +23,12 @@ import org.springframework.util.ClassUtils;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
+import dev.degradation.manifest.HealthSourceKey;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.manifest.Placeholders;
 import dev.degradation.web.RequestDecider;
+import dev.degradation.web.FallbackKinds;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
 
@@ -59,6 +61,10 @@ public class ManifestReloader {
 	private final AtomicLong reloads = new AtomicLong();
 
 	private final AtomicLong refusals = new AtomicLong();
+
+	private FallbackKinds kinds = FallbackKinds.builtIn();
+
+	private List<HealthSourceKey> healthSourceKeys = List.of();
 
 	private String loadedLocation;
 
@@ -139,8 +145,8 @@ public class ManifestReloader {
 		DegradationManifest manifest;
 		RouteTable table;
 		try {
-			manifest = loader(this.environment).load(location.resourceLocation(), content);
-			table = RouteTable.compile(manifest, this.staleAnswers);
+			manifest = loader(this.environment, this.kinds, this.healthSourceKeys).load(location.resourceLocation(), content);
+			table = RouteTable.compile(manifest, this.staleAnswers, this.kinds);
 		}
 		catch (InvalidManifestException ex) {
 			return refused(by, location.location(), ex.getProblems(), ex.getProblems().size() + " problem"
@@ -196,6 +202,17 @@ public class ManifestReloader {
 	}
 
 	/**
+	 * Read and compile a reloaded manifest with the application's fallback kinds and health
+	 * sources' keys, as the first one was.
+	 * @param kinds the fallback kinds
+	 * @param healthSourceKeys the keys of the health sources
+	 */
+	public void setPlugins(FallbackKinds kinds, List<HealthSourceKey> healthSourceKeys) {
+		this.kinds = kinds;
+		this.healthSourceKeys = List.copyOf(healthSourceKeys);
+	}
+
+	/**
 	 * The loader the starter uses: placeholders from the Environment, the Actuator's base path
 	 * reserved.
 	 */
@@ -203,6 +220,14 @@ public class ManifestReloader {
 		return ManifestLoader.standard()
 			.withPlaceholderResolver(Placeholders.resolver(asWritten(environment)))
 			.withReservedBasePath(actuatorBasePath(environment));
+	}
+
+	/**
+	 * The loader the starter uses, knowing the application's fallback kinds and the keys of its
+	 * health sources.
+	 */
+	static ManifestLoader loader(Environment environment, FallbackKinds kinds, List<HealthSourceKey> healthSourceKeys) {
+		return kinds.loader(loader(environment)).withHealthSourceKeys(healthSourceKeys);
 	}
 
 	/**
