@@ -26,6 +26,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
 
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +56,7 @@ class HandBuiltRequestFactoryTests {
 	/** What a call may take beyond the limit on a loaded two-core machine, as the load tests allow. */
 	private static final Duration LATE = Duration.ofMillis(700);
 
-	private static final BlackHoleServer dependency = BlackHoleServer.start();
+	private static final LoopbackDependency dependency = LoopbackDependency.start().answer(Answer.hang());
 
 	@Autowired
 	DependencyGuards guards;

@@ -25,6 +25,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import dev.degradation.client.HangingDependencyThreadCountTests.CallTimes;
 import dev.degradation.client.HangingDependencyThreadCountTests.ThreadCount;
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,7 +63,8 @@ class HangingBodyOnJdkClientTests {
 	/** Threads the requests may add beyond the server's request threads and the client's workers. */
 	private static final int EXTRA_THREADS = 10;
 
-	private static final BlackHoleServer dependency = BlackHoleServer.headersThenHang();
+	private static final LoopbackDependency dependency = LoopbackDependency.start()
+		.answer(Answer.ok("{" + " ".repeat(998) + "}").stallAfter(1));
 
 	@LocalServerPort
 	int port;

@@ -36,6 +36,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,7 +99,8 @@ abstract class HangingDependencyThreadCountTests {
 	 * One black hole for every subclass run in the JVM, never closed (a daemon thread): closed
 	 * after the first subclass, it would refuse the next ones' calls, which then fail at once.
 	 */
-	private static final BlackHoleServer dependency = BlackHoleServer.start();
+	private static final LoopbackDependency dependency = LoopbackDependency.start()
+		.answer(dev.degradation.fixture.Answer.hang());
 
 	@LocalServerPort
 	int port;
@@ -168,7 +170,7 @@ abstract class HangingDependencyThreadCountTests {
 			}, 0, SAMPLING.toMillis(), TimeUnit.MILLISECONDS);
 			assertThat(sampled.await(10, TimeUnit.SECONDS)).isTrue();
 			ThreadCount before = ThreadCount.now();
-			int connectionsBefore = dependency.connections.get();
+			int connectionsBefore = dependency.connections();
 			long cpuBefore = processCpuTime();
 			long wallBefore = System.nanoTime();
 			this.callTimes.clear();
@@ -215,7 +217,7 @@ abstract class HangingDependencyThreadCountTests {
 					peak, peakRequests, peakCalls, before.guardCalls(), peakWorkers, before.clientWorkers(), REQUESTS, answered.size(), wrong.size(), failures.size(),
 					percentile(took, 50).toMillis(), percentile(took, 99).toMillis(), percentile(took, 100).toMillis(),
 					percentile(callTimes, 50).toMillis(), percentile(callTimes, 99).toMillis(), slowestCall.toMillis(),
-					callTimes.size(), this.guards.executor().rejected(), dependency.connections.get() - connectionsBefore,
+					callTimes.size(), this.guards.executor().rejected(), dependency.connections() - connectionsBefore,
 					starved.toMillis(), cpu / 1_000_000, wall / 1_000_000,
 					ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 			// The threads, whatever the machine: only the server's own request threads grew (and,

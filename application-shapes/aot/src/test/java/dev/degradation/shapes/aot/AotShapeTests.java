@@ -17,7 +17,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.degradation.engine.DegradationEngine;
-import dev.degradation.shapes.LoopbackDependency;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.shapes.ShapeChecks;
 
 import static org.assertj.core.api.Assertions.assertThat;
