@@ -111,16 +111,17 @@ class HandBuiltRequestFactoryTests {
 			sampler.shutdown();
 			assertThat(sampler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 			List<Duration> took = ended.stream().map(Call::took).sorted().toList();
-			System.out.printf("%s: %d calls at once; guard executor peak %d calls; guard threads %d before, %d at "
-					+ "the peak; calls took %d ms (median), %d ms (slowest)%n", name, CALLS, peakActive.get(),
+			String report = String.format("%s: %d calls at once; guard executor peak %d calls; guard threads %d before, "
+					+ "%d at the peak; calls took %d ms (median), %d ms (slowest)", name, CALLS, peakActive.get(),
 					threadsBefore, peakThreads.get(), took.get(CALLS / 2).toMillis(), took.get(CALLS - 1).toMillis());
 			assertThat(ended).allSatisfy((call) -> {
 				assertThat(call.refusal()).isNotNull();
 				assertThat(call.refusal().reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT);
 			});
-			assertThat(peakActive.get()).isZero();
-			assertThat(peakThreads.get()).isLessThanOrEqualTo(threadsBefore);
-			assertThat(took.get(CALLS - 1)).isLessThan(LIMIT.plus(LATE));
+			assertThat(ended).as(report).hasSize(CALLS);
+			assertThat(peakActive.get()).as(report).isZero();
+			assertThat(peakThreads.get()).as(report).isLessThanOrEqualTo(threadsBefore);
+			assertThat(took.get(CALLS - 1)).as(report).isLessThan(LIMIT.plus(LATE));
 		}
 		finally {
 			sampler.shutdownNow();

@@ -155,22 +155,24 @@ class PriorityPassingIntegrationTests {
 		long refused = admission.refused() - refusedBefore;
 		long coreRefused = coreSent - coreServed;
 		long bestEffortRefused = bestEffortSent - bestEffortServed;
-		System.out.println("[priority] callee served " + handlers.work + ", refused best-effort " + bestEffortRefused
-				+ ", refused core " + coreRefused + "; caller answers " + answers);
+		String report = "callee served " + handlers.work + ", refused best-effort " + bestEffortRefused
+				+ ", refused core " + coreRefused + "; caller answers " + answers;
 		// The callee accounts for every call it did not serve as refused (a 503, the route being core),
 		// and tells by the priority the caller passed which calls it served: the core's, and those
 		// best-effort calls that came while fewer requests than their share were in flight (which
 		// may be none).
-		assertThat(handlers.work.keySet()).contains("core").isSubsetOf("core", "1");
-		assertThat(refused).isEqualTo(coreRefused + bestEffortRefused);
+		assertThat(handlers.work.keySet()).as(report).contains("core").isSubsetOf("core", "1");
+		assertThat(refused).as(report).isEqualTo(coreRefused + bestEffortRefused);
 		assertThat(admission.shed() - shedBefore).as("fallbacks: none, the callee's route is core").isZero();
 		assertThat(count(answers, "/api/best-effort live")).isEqualTo(bestEffortServed);
 		assertThat(count(answers, "/api/best-effort refused 503")).isEqualTo(bestEffortRefused);
 		assertThat(count(answers, "/api/core live")).isEqualTo(coreServed);
 		// Best-effort calls are refused first: most of them, while the core is admitted.
-		assertThat(bestEffortRefused).as("best-effort calls refused").isGreaterThanOrEqualTo(bestEffortSent / 2);
-		assertThat(coreRefused).as("core calls refused").isLessThanOrEqualTo(coreSent / 20);
-		assertThat((double) bestEffortServed / bestEffortSent).isLessThan((double) coreServed / coreSent);
+		assertThat(bestEffortRefused).as("best-effort calls refused: %s", report)
+			.isGreaterThanOrEqualTo(bestEffortSent / 2);
+		assertThat(coreRefused).as("core calls refused: %s", report).isLessThanOrEqualTo(coreSent / 20);
+		assertThat((double) bestEffortServed / bestEffortSent).as(report)
+			.isLessThan((double) coreServed / coreSent);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admission.inflight() == 0);
 	}
 
