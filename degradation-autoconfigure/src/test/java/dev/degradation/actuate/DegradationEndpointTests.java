@@ -14,9 +14,9 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationState;
 import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedSignal;
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.BreakerState;
-import dev.degradation.testapp.MutableClock;
 import dev.degradation.web.HandlerRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,7 +79,7 @@ class DegradationEndpointTests {
 				    routes:
 				      - { path: /api/reviews, method: GET, fallback: drop, requires: [catalog] }
 				""";
-		MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+		TestClock clock = TestClock.at(Instant.parse("2026-12-01T10:00:00Z"));
 		DegradationEngine engine = new DegradationEngine(
 				ManifestLoader.standard().load("m.yaml", manifest.getBytes(StandardCharsets.UTF_8)), clock);
 		DegradationEndpoint endpoint = new DegradationEndpoint(engine);

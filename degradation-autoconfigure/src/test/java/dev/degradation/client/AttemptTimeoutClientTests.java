@@ -25,6 +25,8 @@ import org.springframework.http.client.ReactorClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.manifest.ManifestLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -145,7 +147,8 @@ class AttemptTimeoutClientTests {
 	 * what gives the route its fallback.
 	 */
 	private void assertAStalledBodyIsGivenUpAtTheLimit(ClientHttpRequestFactory requestFactory) {
-		try (BlackHoleServer stalling = BlackHoleServer.headersThenHang();
+		try (LoopbackDependency stalling = LoopbackDependency.start()
+			.answer(Answer.ok("{" + " ".repeat(998) + "}").stallAfter(1));
 				DependencyGuards guards = guards(stalling.url())) {
 			RestClient client = RestClient.builder()
 				.baseUrl(stalling.url())

@@ -6,10 +6,10 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 import dev.degradation.client.CallTime.CallEnd;
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.BreakerPolicy;
 import dev.degradation.manifest.CallBudget;
 import dev.degradation.manifest.RetryPolicy;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,7 @@ class CallTimeTests {
 
 	private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
-	private final MutableClock clock = new MutableClock(NOW);
+	private final TestClock clock = TestClock.at(NOW);
 
 	private final Duration timeout = Duration.ofSeconds(1);
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.ManifestLoader;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,7 +35,7 @@ class DependencyGuardRetryTests {
 
 	private static final Duration ATTEMPT = Duration.ofMillis(100);
 
-	private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+	private final TestClock clock = TestClock.at(Instant.parse("2026-01-01T00:00:00Z"));
 
 	private final List<Duration> waits = new CopyOnWriteArrayList<>();
 

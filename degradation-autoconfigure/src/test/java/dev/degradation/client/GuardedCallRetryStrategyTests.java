@@ -1,15 +1,9 @@
 package dev.degradation.client;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.retry.RetryRegistry;
@@ -21,6 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 
@@ -38,7 +34,8 @@ class GuardedCallRetryStrategyTests {
 
 	private final LoopbackStub stub = LoopbackStub.start();
 
-	private final SilentServer silent = new SilentServer();
+	/** A dependency that reads each request and closes the connection without answering. */
+	private final LoopbackDependency silent = LoopbackDependency.start().answer(Answer.disconnect());
 
 	private final DependencyGuards guards = guards(this.stub.url(), this.silent.url());
 
@@ -97,7 +94,7 @@ class GuardedCallRetryStrategyTests {
 		// dependency's answer: HttpClient's retry of it is kept.
 		assertThatIOException().isThrownBy(
 				() -> this.client.execute(new HttpGet(this.silent.url() + "/items"), (response) -> response.getCode()));
-		assertThat(this.silent.connections).hasValue(2);
+		assertThat(this.silent.connections()).isEqualTo(2);
 	}
 
 	private static DependencyGuards guards(String stubUrl, String silentUrl) {
@@ -109,57 +106,6 @@ class GuardedCallRetryStrategyTests {
 				""".formatted(stubUrl, silentUrl).getBytes(StandardCharsets.UTF_8));
 		return new DependencyGuards(new DegradationEngine(manifest, Clock.systemUTC()),
 				CircuitBreakerRegistry.ofDefaults(), TimeLimiterRegistry.ofDefaults(), RetryRegistry.ofDefaults());
-	}
-
-	/**
-	 * A server on loopback that reads each request and closes the connection without answering.
-	 */
-	private static final class SilentServer implements AutoCloseable {
-
-		private final ServerSocket socket;
-
-		final AtomicInteger connections = new AtomicInteger();
-
-		SilentServer() {
-			try {
-				this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-			}
-			catch (IOException ex) {
-				throw new IllegalStateException(ex);
-			}
-			Thread acceptor = new Thread(this::accept, "silent-server");
-			acceptor.setDaemon(true);
-			acceptor.start();
-		}
-
-		String url() {
-			return "http://127.0.0.1:" + this.socket.getLocalPort();
-		}
-
-		private void accept() {
-			while (!this.socket.isClosed()) {
-				try (Socket connection = this.socket.accept()) {
-					this.connections.incrementAndGet();
-					BufferedReader reader = new BufferedReader(
-							new InputStreamReader(connection.getInputStream(), StandardCharsets.ISO_8859_1));
-					// Read the whole request, so that the client meets the closed connection
-					// when it reads the answer, not while it writes.
-					String line = reader.readLine();
-					while (line != null && !line.isEmpty()) {
-						line = reader.readLine();
-					}
-				}
-				catch (IOException ex) {
-					// Closed: the test is over.
-				}
-			}
-		}
-
-		@Override
-		public void close() throws IOException {
-			this.socket.close();
-		}
-
 	}
 
 }

@@ -22,6 +22,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import dev.degradation.client.DependencyUnavailableException.Reason;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.testapp.BlockingCalls;
@@ -44,7 +46,7 @@ class GuardingExchangeFilterUnderBlockHoundTests {
 
 	private static final LoopbackStub stub = LoopbackStub.start();
 
-	private static final BlackHoleServer blackHole = BlackHoleServer.start();
+	private static final LoopbackDependency blackHole = LoopbackDependency.start().answer(Answer.hang());
 
 	private final DegradationEngine engine = new DegradationEngine(
 			ManifestLoader.standard().load("blockhound.yaml", """

@@ -13,6 +13,9 @@ import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.ReactorClientHttpRequestFactory;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
 
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 
@@ -31,7 +34,7 @@ class HandBuiltAttemptTimeoutTests {
 	/** What a request may take beyond its timeout on a loaded machine. */
 	private static final Duration LATE = Duration.ofMillis(700);
 
-	private static final BlackHoleServer dependency = BlackHoleServer.start();
+	private static final LoopbackDependency dependency = LoopbackDependency.start().answer(Answer.hang());
 
 	@AfterAll
 	static void closeDependency() {

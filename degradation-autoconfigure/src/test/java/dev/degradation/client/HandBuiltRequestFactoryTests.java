@@ -26,6 +26,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.client.RestClient;
 
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +56,7 @@ class HandBuiltRequestFactoryTests {
 	/** What a call may take beyond the limit on a loaded two-core machine, as the load tests allow. */
 	private static final Duration LATE = Duration.ofMillis(700);
 
-	private static final BlackHoleServer dependency = BlackHoleServer.start();
+	private static final LoopbackDependency dependency = LoopbackDependency.start().answer(Answer.hang());
 
 	@Autowired
 	DependencyGuards guards;
@@ -109,16 +111,17 @@ class HandBuiltRequestFactoryTests {
 			sampler.shutdown();
 			assertThat(sampler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 			List<Duration> took = ended.stream().map(Call::took).sorted().toList();
-			System.out.printf("%s: %d calls at once; guard executor peak %d calls; guard threads %d before, %d at "
-					+ "the peak; calls took %d ms (median), %d ms (slowest)%n", name, CALLS, peakActive.get(),
+			String report = String.format("%s: %d calls at once; guard executor peak %d calls; guard threads %d before, "
+					+ "%d at the peak; calls took %d ms (median), %d ms (slowest)", name, CALLS, peakActive.get(),
 					threadsBefore, peakThreads.get(), took.get(CALLS / 2).toMillis(), took.get(CALLS - 1).toMillis());
 			assertThat(ended).allSatisfy((call) -> {
 				assertThat(call.refusal()).isNotNull();
 				assertThat(call.refusal().reason()).isEqualTo(DependencyUnavailableException.Reason.TIMEOUT);
 			});
-			assertThat(peakActive.get()).isZero();
-			assertThat(peakThreads.get()).isLessThanOrEqualTo(threadsBefore);
-			assertThat(took.get(CALLS - 1)).isLessThan(LIMIT.plus(LATE));
+			assertThat(ended).as(report).hasSize(CALLS);
+			assertThat(peakActive.get()).as(report).isZero();
+			assertThat(peakThreads.get()).as(report).isLessThanOrEqualTo(threadsBefore);
+			assertThat(took.get(CALLS - 1)).as(report).isLessThan(LIMIT.plus(LATE));
 		}
 		finally {
 			sampler.shutdownNow();

@@ -25,6 +25,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import dev.degradation.client.HangingDependencyThreadCountTests.CallTimes;
 import dev.degradation.client.HangingDependencyThreadCountTests.ThreadCount;
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -61,7 +63,8 @@ class HangingBodyOnJdkClientTests {
 	/** Threads the requests may add beyond the server's request threads and the client's workers. */
 	private static final int EXTRA_THREADS = 10;
 
-	private static final BlackHoleServer dependency = BlackHoleServer.headersThenHang();
+	private static final LoopbackDependency dependency = LoopbackDependency.start()
+		.answer(Answer.ok("{" + " ".repeat(998) + "}").stallAfter(1));
 
 	@LocalServerPort
 	int port;
@@ -113,19 +116,20 @@ class HangingBodyOnJdkClientTests {
 			int peakWorkers = samples.stream().mapToInt(ThreadCount::clientWorkers).max().orElseThrow();
 			Duration starved = Duration.ofNanos(late.get());
 			Duration slowest = this.callTimes.stream().max(Duration::compareTo).orElseThrow();
-			System.out.printf("Stalled body over the JDK client: before %d other threads, %d guard call threads, %d JDK "
-					+ "client workers; peak (of %d samples) %d other, %d guard call threads, %d JDK client workers; "
-					+ "%d requests, slowest guarded call %d ms; a runnable thread waited up to %d ms for a processor%n",
+			String report = String.format("Stalled body over the JDK client: before %d other threads, %d guard call "
+					+ "threads, %d JDK client workers; peak (of %d samples) %d other, %d guard call threads, %d JDK "
+					+ "client workers; %d requests, slowest guarded call %d ms; a runnable thread waited up to %d ms "
+					+ "for a processor",
 					before.others(), before.guardCalls(), before.clientWorkers(), samples.size(), peakOthers, peakCalls,
 					peakWorkers, REQUESTS, slowest.toMillis(), starved.toMillis());
 			assertThat(answers).allSatisfy((answer) -> assertThat(isFallback(answer.join())).isTrue());
-			assertThat(peakCalls).isLessThanOrEqualTo(before.guardCalls());
-			assertThat(peakOthers).isLessThanOrEqualTo(before.others() + EXTRA_THREADS);
-			assertThat(this.callTimes).hasSize(REQUESTS);
+			assertThat(peakCalls).as(report).isLessThanOrEqualTo(before.guardCalls());
+			assertThat(peakOthers).as(report).isLessThanOrEqualTo(before.others() + EXTRA_THREADS);
+			assertThat(this.callTimes).as(report).hasSize(REQUESTS);
 			// The time, on a machine that runs this JVM's threads when they are ready.
 			assumeTrue(starved.compareTo(STARVED) < 0, () -> "The JVM's threads waited up to " + starved.toMillis()
 					+ " ms for a processor: the time limit cannot be judged on this machine now");
-			assertThat(slowest).isLessThan(LIMIT.plus(LATE));
+			assertThat(slowest).as(report).isLessThan(LIMIT.plus(LATE));
 		}
 		finally {
 			sampler.shutdownNow();

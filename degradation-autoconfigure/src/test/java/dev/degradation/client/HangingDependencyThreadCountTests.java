@@ -36,6 +36,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,7 +99,8 @@ abstract class HangingDependencyThreadCountTests {
 	 * One black hole for every subclass run in the JVM, never closed (a daemon thread): closed
 	 * after the first subclass, it would refuse the next ones' calls, which then fail at once.
 	 */
-	private static final BlackHoleServer dependency = BlackHoleServer.start();
+	private static final LoopbackDependency dependency = LoopbackDependency.start()
+		.answer(dev.degradation.fixture.Answer.hang());
 
 	@LocalServerPort
 	int port;
@@ -168,7 +170,7 @@ abstract class HangingDependencyThreadCountTests {
 			}, 0, SAMPLING.toMillis(), TimeUnit.MILLISECONDS);
 			assertThat(sampled.await(10, TimeUnit.SECONDS)).isTrue();
 			ThreadCount before = ThreadCount.now();
-			int connectionsBefore = dependency.connections.get();
+			int connectionsBefore = dependency.connections();
 			long cpuBefore = processCpuTime();
 			long wallBefore = System.nanoTime();
 			this.callTimes.clear();
@@ -204,30 +206,31 @@ abstract class HangingDependencyThreadCountTests {
 			List<Duration> callTimes = this.callTimes.stream().sorted().toList();
 			Duration slowestCall = percentile(callTimes, 100);
 			Duration starved = Duration.ofNanos(late.get());
-			System.out.printf("%s threads: before %d other + %d server request threads; during (peak of %d samples) "
+			String report = String.format(java.util.Locale.ROOT,
+					"%s threads: before %d other + %d server request threads; during (peak of %d samples) "
 					+ "%d other, %d server request threads, %d guard call threads (%d before), %d JDK client workers "
 					+ "(%d before); %d requests, %d done, %d answers not "
 					+ "the fallback, %d without an answer, done in %d ms (median), %d ms (99th percentile), %d ms (slowest); guarded calls "
 					+ "%d ms (median), %d ms (99th), %d ms (slowest) of %d; executor refusals %d; connections to the "
 					+ "dependency %d; a runnable thread waited up to %d ms for a processor; process CPU %d ms in %d ms, "
-					+ "load average %.1f%n",
+					+ "load average %.1f",
 					virtualThreads() ? "virtual" : "platform", before.others(), before.serverRequests(), others.size(),
 					peak, peakRequests, peakCalls, before.guardCalls(), peakWorkers, before.clientWorkers(), REQUESTS, answered.size(), wrong.size(), failures.size(),
 					percentile(took, 50).toMillis(), percentile(took, 99).toMillis(), percentile(took, 100).toMillis(),
 					percentile(callTimes, 50).toMillis(), percentile(callTimes, 99).toMillis(), slowestCall.toMillis(),
-					callTimes.size(), this.guards.executor().rejected(), dependency.connections.get() - connectionsBefore,
+					callTimes.size(), this.guards.executor().rejected(), dependency.connections() - connectionsBefore,
 					starved.toMillis(), cpu / 1_000_000, wall / 1_000_000,
 					ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 			// The threads, whatever the machine: only the server's own request threads grew (and,
-			// over the JDK's client, the client's own worker pool, reported above).
-			assertThat(peak).isLessThanOrEqualTo(before.others() + EXTRA_THREADS);
-			assertThat(peakCalls).isLessThanOrEqualTo(before.guardCalls());
+			// over the JDK's client, the client's own worker pool, in the report).
+			assertThat(peak).as(report).isLessThanOrEqualTo(before.others() + EXTRA_THREADS);
+			assertThat(peakCalls).as(report).isLessThanOrEqualTo(before.guardCalls());
 			// The JDK client's own pool (cached, as the client makes it with or without a guard)
 			// runs the completions of timed-out exchanges: it grows in bursts, but by fewer threads
 			// than there are calls hanging at once (RATE x LIMIT), which a thread per call would add.
-			assertThat(peakWorkers - before.clientWorkers()).isLessThan(CALLS_IN_FLIGHT);
-			assertThat(this.guards.executor().rejected()).isZero();
-			assertThat(wrong).isEmpty();
+			assertThat(peakWorkers - before.clientWorkers()).as(report).isLessThan(CALLS_IN_FLIGHT);
+			assertThat(this.guards.executor().rejected()).as(report).isZero();
+			assertThat(wrong).as(report).isEmpty();
 			// The time, on a machine that runs this JVM's threads when they are ready: on one
 			// shared with other work a request waits for a processor, not for the guard.
 			assumeTrue(starved.compareTo(STARVED) < 0, () -> "The JVM's threads waited up to " + starved.toMillis()
@@ -240,11 +243,11 @@ abstract class HangingDependencyThreadCountTests {
 			assumeTrue(!virtualThreads() || machineShare < 0.75, () -> String.format(java.util.Locale.ROOT,
 					"This process took %.0f %% of the machine's CPU: the time limit cannot be judged now",
 					100 * machineShare));
-			assertThat(drained).isTrue();
-			assertThat(failures).isEmpty();
-			assertThat(answered).hasSize(REQUESTS);
-			assertThat(callTimes).hasSize(REQUESTS);
-			assertThat(slowestCall).isLessThan(LIMIT.plus(LATE));
+			assertThat(drained).as(report).isTrue();
+			assertThat(failures).as(report).isEmpty();
+			assertThat(answered).as(report).hasSize(REQUESTS);
+			assertThat(callTimes).as(report).hasSize(REQUESTS);
+			assertThat(slowestCall).as(report).isLessThan(LIMIT.plus(LATE));
 		}
 		finally {
 			sampler.shutdownNow();

@@ -25,6 +25,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 
 import dev.degradation.client.DependencyUnavailableException.Reason;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.manifest.ManifestLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +45,7 @@ class HangingDependencyWebClientTests {
 	/** Threads a burst may start beyond the ones a first burst started (none expected). */
 	private static final int SPARE_THREADS = 4;
 
-	private static final BlackHoleServer blackHole = BlackHoleServer.start();
+	private static final LoopbackDependency blackHole = LoopbackDependency.start().answer(Answer.hang());
 
 	private final DegradationEngine engine = new DegradationEngine(ManifestLoader.standard()
 		.load("hanging.yaml", """
@@ -100,7 +102,7 @@ class HangingDependencyWebClientTests {
 		assertThat(timedOut).isEqualTo(CALLS);
 		assertThat(most.get()).as("threads while %d calls hung, %d before", CALLS, before)
 			.isLessThanOrEqualTo(before + SPARE_THREADS);
-		assertThat(blackHole.connections.get()).isGreaterThanOrEqualTo(2 * CALLS);
+		assertThat(blackHole.connections()).isGreaterThanOrEqualTo(2 * CALLS);
 	}
 
 	/** Make calls at once, and return how many timed out. */

@@ -1,35 +1,26 @@
 package dev.degradation.client;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 import org.springframework.web.reactive.function.client.WebClient;
+
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
+import dev.degradation.fixture.ReceivedRequest;
 
 /**
  * A dependency on loopback whose answer the test sets: a status with an optional
  * {@code Retry-After}, given at once or after a delay, or no answer at all (it hangs until
- * closed). Records the requests it gets.
+ * closed). Records the requests it gets. The answers are the tests' vocabulary; the dependency is
+ * the shared {@link LoopbackDependency}.
  */
 final class LoopbackStub implements AutoCloseable {
 
-	private final HttpServer server;
-
-	private final CountDownLatch closed = new CountDownLatch(1);
+	private final LoopbackDependency dependency = LoopbackDependency.start();
 
 	final List<HttpExchangeRecord> requests = new CopyOnWriteArrayList<>();
 
@@ -45,11 +36,8 @@ final class LoopbackStub implements AutoCloseable {
 	/** How long it takes before it answers: a slow but working dependency. */
 	volatile Duration delay = Duration.ZERO;
 
-	LoopbackStub() throws IOException {
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		this.server.setExecutor(Executors.newCachedThreadPool());
-		this.server.createContext("/", this::handle);
-		this.server.start();
+	LoopbackStub() {
+		this.dependency.answer(this::answer);
 	}
 
 	/**
@@ -57,12 +45,7 @@ final class LoopbackStub implements AutoCloseable {
 	 * @return the running stub
 	 */
 	static LoopbackStub start() {
-		try {
-			return new LoopbackStub();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return new LoopbackStub();
 	}
 
 	/**
@@ -75,7 +58,7 @@ final class LoopbackStub implements AutoCloseable {
 	}
 
 	String url() {
-		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+		return this.dependency.url();
 	}
 
 	void answer(int status, String retryAfter) {
@@ -95,46 +78,23 @@ final class LoopbackStub implements AutoCloseable {
 		this.statusAnswers.set(times);
 	}
 
-	private void handle(HttpExchange exchange) throws IOException {
-		Map<String, String> headers = new HashMap<>();
-		exchange.getRequestHeaders()
-			.forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.get(0)));
-		this.requests.add(new HttpExchangeRecord(exchange.getRequestURI().getPath(), exchange.getRequestMethod(),
-				headers));
+	private Answer answer(ReceivedRequest request) {
+		this.requests.add(new HttpExchangeRecord(request.path(), request.method(), request.headers()));
 		if (this.hang) {
-			try {
-				this.closed.await();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			return;
+			return Answer.hang();
 		}
-		if (!this.delay.isZero()) {
-			try {
-				// The dependency's own slowness; cut short when the stub closes.
-				this.closed.await(this.delay.toMillis(), TimeUnit.MILLISECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-		byte[] body = "{\"source\":\"live\"}".getBytes(StandardCharsets.UTF_8);
 		boolean recovered = this.statusAnswers.getAndUpdate((left) -> (left > 0) ? left - 1 : left) == 0;
+		Answer answer = Answer.status(recovered ? 200 : this.status).json("{\"source\":\"live\"}");
 		if (this.retryAfter != null && !recovered) {
-			exchange.getResponseHeaders().set("Retry-After", this.retryAfter);
+			answer = answer.header("Retry-After", this.retryAfter);
 		}
-		exchange.getResponseHeaders().set("Content-Type", "application/json");
-		exchange.sendResponseHeaders(recovered ? 200 : this.status, body.length);
-		exchange.getResponseBody().write(body);
-		exchange.close();
+		// The dependency's own slowness; cut short when the stub closes.
+		return this.delay.isZero() ? answer : answer.after(this.delay);
 	}
 
 	@Override
 	public void close() {
-		this.closed.countDown();
-		this.server.stop(0);
+		this.dependency.close();
 	}
 
 	/**

@@ -10,9 +10,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -111,13 +111,13 @@ class DegradationEngineTests {
 
 	@Test
 	void everyLevelChangeIsReportedOnceWithItsReasonAndTime() {
-		MutableClock clock = new MutableClock(this.start);
+		TestClock clock = TestClock.at(this.start);
 		DegradationEngine engine = engine(clock);
 		engine.simulate(1);
-		clock.set(this.start.plusSeconds(5));
+		clock.advanceTo(this.start.plusSeconds(5));
 		engine.simulate(2);
 		engine.simulate(2);
-		clock.set(this.start.plusSeconds(9));
+		clock.advanceTo(this.start.plusSeconds(9));
 		engine.stopSimulation();
 		engine.stopSimulation();
 		assertThat(this.changes).extracting(LevelChange::previousLevel, LevelChange::level)

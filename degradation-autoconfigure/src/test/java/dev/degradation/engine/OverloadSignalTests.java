@@ -8,11 +8,11 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.Deadline;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -41,7 +41,7 @@ class OverloadSignalTests {
 			      - { path: /recommendations, method: GET, fallback: drop }
 			""";
 
-	private final MutableClock clock = new MutableClock(START);
+	private final TestClock clock = TestClock.at(START);
 
 	private final DegradationManifest manifest = ManifestLoader.standard()
 		.load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8));

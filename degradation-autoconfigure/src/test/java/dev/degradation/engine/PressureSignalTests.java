@@ -12,10 +12,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.degradation.actuate.PressureSampler;
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ManifestProblem;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,7 +56,7 @@ class PressureSignalTests {
 			    sheds: enhanced
 			""";
 
-	private final MutableClock clock = new MutableClock(START);
+	private final TestClock clock = TestClock.at(START);
 
 	private final DegradationManifest manifest = ManifestLoader.standard()
 		.load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8));

@@ -9,6 +9,7 @@ import java.util.NoSuchElementException;
 
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestDefaults;
 import dev.degradation.manifest.ManifestLoader;
@@ -16,7 +17,6 @@ import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStateChange;
 import dev.degradation.monitor.ProbeResult;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -60,7 +60,7 @@ class ShedLevelTests {
 			      - { path: /search, method: GET, fallback: drop, requires: [search] }
 			""";
 
-	private final MutableClock clock = new MutableClock(START);
+	private final TestClock clock = TestClock.at(START);
 
 	private final DegradationEngine engine = new DegradationEngine(cumulative(
 			ManifestLoader.standard().load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8))), this.clock);
@@ -159,14 +159,14 @@ class ShedLevelTests {
 			.isEqualTo(changedAt.plus(HYSTERESIS.multipliedBy(2)));
 		Instant trackBack = held.holds(0).get(DependencySignal.NAME).restoresAt();
 		assertThat(trackBack).isEqualTo(changedAt.plus(HYSTERESIS.multipliedBy(3)));
-		this.clock.set(changedAt.plus(HYSTERESIS));
+		this.clock.advanceTo(changedAt.plus(HYSTERESIS));
 		assertThat(this.engine.evaluate().level()).isEqualTo(2);
 		assertThat(this.engine.state().holds(0).get(DependencySignal.NAME).restoresAt()).isEqualTo(trackBack);
-		this.clock.set(changedAt.plus(HYSTERESIS.multipliedBy(2)));
+		this.clock.advanceTo(changedAt.plus(HYSTERESIS.multipliedBy(2)));
 		assertThat(this.engine.evaluate().level()).isEqualTo(1);
-		this.clock.set(trackBack.minusMillis(1));
+		this.clock.advanceTo(trackBack.minusMillis(1));
 		assertThat(this.engine.evaluate().shedCause(0)).isNotNull();
-		this.clock.set(trackBack);
+		this.clock.advanceTo(trackBack);
 		assertThat(this.engine.evaluate().shedCause(0)).isNull();
 	}
 
@@ -280,7 +280,7 @@ class ShedLevelTests {
 	}
 
 	private void assertLevelAt(Duration sinceLastChange, int level) {
-		this.clock.set(this.engine.state().changedAt().plus(sinceLastChange));
+		this.clock.advanceTo(this.engine.state().changedAt().plus(sinceLastChange));
 		assertThat(this.engine.evaluate().level()).as("level %s after the last change", sinceLastChange)
 			.isEqualTo(level);
 	}

@@ -16,11 +16,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.ProbeResult;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -60,7 +60,7 @@ class ShedSignalsTests {
 			      - { path: /reviews, method: GET, fallback: drop, requires: [analytics] }
 			""";
 
-	private final MutableClock clock = new MutableClock(START);
+	private final TestClock clock = TestClock.at(START);
 
 	private final DegradationManifest manifest = ManifestLoader.standard()
 		.load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8));
@@ -158,9 +158,9 @@ class ShedSignalsTests {
 				"dependency:analytics");
 		assertThat(this.engine.state().demands().get(DependencySignal.NAME).reason())
 			.contains("analytics recovered, held until " + START.plus(HYSTERESIS));
-		this.clock.set(START.plus(HYSTERESIS).minusMillis(1));
+		this.clock.advanceTo(START.plus(HYSTERESIS).minusMillis(1));
 		assertThat(this.engine.evaluate().shedsAnything()).isTrue();
-		this.clock.set(START.plus(HYSTERESIS));
+		this.clock.advanceTo(START.plus(HYSTERESIS));
 		assertThat(this.engine.evaluate().shedsAnything()).isFalse();
 		assertThat(this.shedChanges).last()
 			.satisfies((change) -> assertThat(change.restored()).containsExactly("POST /track", "GET /reviews"));
@@ -191,7 +191,7 @@ class ShedSignalsTests {
 		assertThat(hold.rule()).isEqualTo("dependency-hysteresis");
 		assertThat(hold.restoresAt()).isEqualTo(START.plus(HYSTERESIS));
 		assertThat(hold.detail()).contains("analytics has recovered", "hysteresis_seconds (90 s, counted from " + START);
-		this.clock.set(hold.restoresAt());
+		this.clock.advanceTo(hold.restoresAt());
 		assertThat(this.engine.evaluate().shedCause(3)).isNull();
 		assertThat(this.engine.state().holds(3)).isEmpty();
 	}
@@ -224,11 +224,11 @@ class ShedSignalsTests {
 		this.engine.releaseDependency("analytics");
 		this.engine.releaseDependency("recommendations");
 		// analytics shed at 0 s, recommendations at 60 s: each is held 90 s from its own start.
-		this.clock.set(START.plus(HYSTERESIS));
+		this.clock.advanceTo(START.plus(HYSTERESIS));
 		assertThat(causes(this.engine.evaluate())).containsExactly(null, null, "dependency:recommendations", null);
-		this.clock.set(START.plusSeconds(60).plus(HYSTERESIS).minusMillis(1));
+		this.clock.advanceTo(START.plusSeconds(60).plus(HYSTERESIS).minusMillis(1));
 		assertThat(causes(this.engine.evaluate())).containsExactly(null, null, "dependency:recommendations", null);
-		this.clock.set(START.plusSeconds(60).plus(HYSTERESIS));
+		this.clock.advanceTo(START.plusSeconds(60).plus(HYSTERESIS));
 		assertThat(this.engine.evaluate().shedsAnything()).isFalse();
 	}
 

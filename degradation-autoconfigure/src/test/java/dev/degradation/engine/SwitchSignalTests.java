@@ -9,9 +9,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -38,7 +38,7 @@ class SwitchSignalTests {
 			      - { name: recommendations, path: /recommendations, method: GET, fallback: drop }
 			""";
 
-	private final MutableClock clock = new MutableClock(START);
+	private final TestClock clock = TestClock.at(START);
 
 	private final DegradationManifest manifest = ManifestLoader.standard()
 		.load("test.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8));
@@ -83,9 +83,9 @@ class SwitchSignalTests {
 		this.switches.override("enhanced", SwitchState.OFF, Duration.ofMinutes(15), "bob", START);
 		assertThat(this.switches.overrides()).singleElement()
 			.isEqualTo(new SwitchOverride("enhanced", SwitchState.OFF, "bob", START, START.plus(Duration.ofMinutes(15))));
-		this.clock.set(START.plus(Duration.ofMinutes(15)).minusMillis(1));
+		this.clock.advanceTo(START.plus(Duration.ofMinutes(15)).minusMillis(1));
 		assertThat(causes(this.engine.evaluate())).containsExactly(null, null, "switch:enhanced");
-		this.clock.set(START.plus(Duration.ofMinutes(15)));
+		this.clock.advanceTo(START.plus(Duration.ofMinutes(15)));
 		assertThat(this.engine.evaluate().shedsAnything()).isFalse();
 		assertThat(this.switches.overrides()).isEmpty();
 		assertThat(this.switches.state("enhanced")).isEqualTo(SwitchState.ON);
@@ -118,9 +118,9 @@ class SwitchSignalTests {
 		this.engine.simulate(2, Duration.ofSeconds(30), "ci");
 		assertThat(this.engine.simulation().override())
 			.isEqualTo(new SimulationSignal.SimulationOverride(2, "ci", START, START.plusSeconds(30)));
-		this.clock.set(START.plusSeconds(29));
+		this.clock.advanceTo(START.plusSeconds(29));
 		assertThat(this.engine.evaluate().level()).isEqualTo(2);
-		this.clock.set(START.plusSeconds(30));
+		this.clock.advanceTo(START.plusSeconds(30));
 		DegradationState state = this.engine.evaluate();
 		assertThat(state.level()).isZero();
 		assertThat(state.simulation().enabled()).isFalse();

@@ -6,10 +6,10 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.HealthCheck;
 import dev.degradation.manifest.Position;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +26,7 @@ class DependencyMonitorTests {
 	private static final HealthCheck HEALTH_CHECK = new HealthCheck(Duration.ofSeconds(1), Duration.ofMillis(500),
 			Duration.ofSeconds(10), 3, 0.4, 0.15);
 
-	private final MutableClock clock = new MutableClock(START);
+	private final TestClock clock = TestClock.at(START);
 
 	private final DependencyMonitor monitor = new DependencyMonitor(new Dependency("catalog",
 			URI.create("http://127.0.0.1:1/healthz"), HEALTH_CHECK, new Position(1, 1)), this.clock);

@@ -11,13 +11,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.CallBudget;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.HealthCheck;
 import dev.degradation.manifest.Position;
-import dev.degradation.testapp.FaultyDependency;
 import dev.degradation.testapp.FaultyDependency.Mode;
-import dev.degradation.testapp.MutableClock;
+import dev.degradation.testapp.FaultyDependency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +33,7 @@ class ServiceHealthSourceTests {
 	private static final HealthCheck HEALTH_CHECK = new HealthCheck(Duration.ofSeconds(1), Duration.ofMillis(1000),
 			Duration.ofSeconds(10), 3, 0.4, 0.15);
 
-	private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+	private final TestClock clock = TestClock.at(Instant.parse("2026-12-01T10:00:00Z"));
 
 	private final Map<String, List<URI>> registered = new ConcurrentHashMap<>();
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.degradation.engine.RequestSimulation;
-import dev.degradation.testapp.MutableClock;
+import dev.degradation.fixture.TestClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -139,13 +139,13 @@ class GatheringTests {
 	@Test
 	void aLastGoodValueOlderThanItsBoundIsUnknown() {
 		Instant now = Instant.parse("2026-12-01T10:00:00Z");
-		MutableClock clock = new MutableClock(now);
+		TestClock clock = TestClock.at(now);
 		LastGood<String, String> lastReviews = LastGood.of(10, Duration.ofSeconds(60), clock);
 		lastReviews.remember("p-1", "five stars");
-		clock.set(now.plusSeconds(30));
+		clock.advanceTo(now.plusSeconds(30));
 		assertThat(lastReviews.recall("p-1")).isNotNull()
 			.satisfies((aged) -> assertThat(aged.age()).isEqualTo(Duration.ofSeconds(30)));
-		clock.set(now.plusSeconds(61));
+		clock.advanceTo(now.plusSeconds(61));
 		assertThat(lastReviews.recall("p-1")).isNull();
 	}
 

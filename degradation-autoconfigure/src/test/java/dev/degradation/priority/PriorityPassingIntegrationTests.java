@@ -1,8 +1,6 @@
 package dev.degradation.priority;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -15,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +40,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.PassedPriority;
 import dev.degradation.engine.OverloadSignal;
@@ -78,11 +76,7 @@ class PriorityPassingIntegrationTests {
 
 	private static final int REQUESTS_PER_CLIENT = 30;
 
-	private static final List<String> heardDownstream = new CopyOnWriteArrayList<>();
-
-	private static ExecutorService downstreamThreads;
-
-	private static HttpServer downstream;
+	private static LoopbackDependency downstream;
 
 	private static ConfigurableApplicationContext callee;
 
@@ -93,17 +87,9 @@ class PriorityPassingIntegrationTests {
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
 	@BeforeAll
-	static void startServices() throws IOException {
-		downstreamThreads = Executors.newCachedThreadPool();
-		downstream = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		downstream.setExecutor(downstreamThreads);
-		downstream.createContext("/", (exchange) -> {
-			heardDownstream.add(String.valueOf(exchange.getRequestHeaders().getFirst(HEADER)));
-			exchange.sendResponseHeaders(204, -1);
-			exchange.close();
-		});
-		downstream.start();
-		String downstreamUrl = "http://127.0.0.1:" + downstream.getAddress().getPort();
+	static void startServices() {
+		downstream = LoopbackDependency.start().answer(Answer.status(204));
+		String downstreamUrl = downstream.url();
 		callee = start(Callee.class, "priority-callee.yaml", true, "--downstream.url=" + downstreamUrl);
 		calleeOff = start(Callee.class, "priority-callee.yaml", false, "--downstream.url=" + downstreamUrl);
 		caller = start(Caller.class, "priority-caller.yaml", true, "--callee.url=" + url(callee));
@@ -125,9 +111,13 @@ class PriorityPassingIntegrationTests {
 			}
 		}
 		if (downstream != null) {
-			downstream.stop(0);
-			downstreamThreads.shutdownNow();
+			downstream.close();
 		}
+	}
+
+	/** The priority header of each request the downstream received, {@code "null"} where it had none. */
+	private static List<String> heardDownstream() {
+		return downstream.received().stream().map((request) -> String.valueOf(request.header(HEADER))).toList();
 	}
 
 	@Test
@@ -165,22 +155,24 @@ class PriorityPassingIntegrationTests {
 		long refused = admission.refused() - refusedBefore;
 		long coreRefused = coreSent - coreServed;
 		long bestEffortRefused = bestEffortSent - bestEffortServed;
-		System.out.println("[priority] callee served " + handlers.work + ", refused best-effort " + bestEffortRefused
-				+ ", refused core " + coreRefused + "; caller answers " + answers);
+		String report = "callee served " + handlers.work + ", refused best-effort " + bestEffortRefused
+				+ ", refused core " + coreRefused + "; caller answers " + answers;
 		// The callee accounts for every call it did not serve as refused (a 503, the route being core),
 		// and tells by the priority the caller passed which calls it served: the core's, and those
 		// best-effort calls that came while fewer requests than their share were in flight (which
 		// may be none).
-		assertThat(handlers.work.keySet()).contains("core").isSubsetOf("core", "1");
-		assertThat(refused).isEqualTo(coreRefused + bestEffortRefused);
+		assertThat(handlers.work.keySet()).as(report).contains("core").isSubsetOf("core", "1");
+		assertThat(refused).as(report).isEqualTo(coreRefused + bestEffortRefused);
 		assertThat(admission.shed() - shedBefore).as("fallbacks: none, the callee's route is core").isZero();
 		assertThat(count(answers, "/api/best-effort live")).isEqualTo(bestEffortServed);
 		assertThat(count(answers, "/api/best-effort refused 503")).isEqualTo(bestEffortRefused);
 		assertThat(count(answers, "/api/core live")).isEqualTo(coreServed);
 		// Best-effort calls are refused first: most of them, while the core is admitted.
-		assertThat(bestEffortRefused).as("best-effort calls refused").isGreaterThanOrEqualTo(bestEffortSent / 2);
-		assertThat(coreRefused).as("core calls refused").isLessThanOrEqualTo(coreSent / 20);
-		assertThat((double) bestEffortServed / bestEffortSent).isLessThan((double) coreServed / coreSent);
+		assertThat(bestEffortRefused).as("best-effort calls refused: %s", report)
+			.isGreaterThanOrEqualTo(bestEffortSent / 2);
+		assertThat(coreRefused).as("core calls refused: %s", report).isLessThanOrEqualTo(coreSent / 20);
+		assertThat((double) bestEffortServed / bestEffortSent).as(report)
+			.isLessThan((double) coreServed / coreSent);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admission.inflight() == 0);
 	}
 
@@ -219,17 +211,17 @@ class PriorityPassingIntegrationTests {
 
 	@Test
 	void aChainPassesTheLoweredPriorityOnAndCallsElsewhereCarryNone() throws Exception {
-		heardDownstream.clear();
+		downstream.forget();
 		assertThat(get(caller, "/api/best-effort?to=/api/relay", null).body()).isEqualTo("relayed");
 		assertThat(get(caller, "/api/core?to=/api/relay", null).body()).isEqualTo("relayed");
 		assertThat(get(callee, "/api/relay", "garbage").body()).isEqualTo("relayed");
 		assertThat(get(callee, "/api/relay", "-7").body()).isEqualTo("relayed");
 		// The downstream is no dependency of the caller: its call is not guarded, and carries nothing.
-		String elsewhere = URLEncoder.encode("http://127.0.0.1:" + downstream.getAddress().getPort() + "/elsewhere",
+		String elsewhere = URLEncoder.encode(downstream.url() + "/elsewhere",
 				StandardCharsets.UTF_8);
 		assertThat(get(caller, "/api/core?to=" + elsewhere, "1").body()).isEqualTo("relayed");
 		// Below every tier is the lowest priority there is, passed on as such.
-		assertThat(heardDownstream).containsExactly("1", "core", "core", "0", "null");
+		assertThat(heardDownstream()).containsExactly("1", "core", "core", "0", "null");
 	}
 
 	@Test
@@ -237,12 +229,12 @@ class PriorityPassingIntegrationTests {
 		String[] edges = { "-2147483648", "2147483647", "-1", "0", "-9223372036854775808", "9223372036854775807",
 				"-2147483649", "2147483648", "99999999999999999999", "+1", " -2147483648 ", "core", "garbage", "" };
 		for (String claim : edges) {
-			heardDownstream.clear();
+			downstream.forget();
 			assertThat(get(caller, "/api/best-effort?to=/api/relay", claim).body()).as("claim %s", claim)
 				.isEqualTo("relayed");
 			// The caller's best-effort call reached the callee, which passed its priority on.
-			assertThat(heardDownstream).as("claim %s", claim).hasSize(1);
-			String heard = heardDownstream.get(0);
+			assertThat(heardDownstream()).as("claim %s", claim).hasSize(1);
+			String heard = heardDownstream().get(0);
 			assertThat(heard).as("claim %s: a priority travels", claim).isNotEqualTo("null").isNotEqualTo("core");
 			assertThat(PassedPriority.read(heard)).as("claim %s", claim).isBetween(PassedPriority.LOWEST, 1);
 		}
@@ -258,9 +250,9 @@ class PriorityPassingIntegrationTests {
 		finally {
 			held.release();
 		}
-		heardDownstream.clear();
+		downstream.forget();
 		assertThat(get(calleeOff, "/api/relay", "1").body()).isEqualTo("relayed");
-		assertThat(heardDownstream).containsExactly("null");
+		assertThat(heardDownstream()).containsExactly("null");
 	}
 
 	/**

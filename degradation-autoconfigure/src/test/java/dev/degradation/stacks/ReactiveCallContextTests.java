@@ -1,18 +1,14 @@
 package dev.degradation.stacks;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +25,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
+import dev.degradation.fixture.ReceivedRequest;
 import dev.degradation.testapp.UnsecuredTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,9 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 				"degradation.deadline.header=X-Deadline-Ms" })
 class ReactiveCallContextTests {
 
-	private static final List<Map<String, String>> received = new CopyOnWriteArrayList<>();
-
-	private static final HttpServer downstream = startDownstream();
+	private static final LoopbackDependency downstream = LoopbackDependency.start()
+		.answer(Answer.status(200).body("relayed"));
 
 	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -56,24 +54,24 @@ class ReactiveCallContextTests {
 
 	@DynamicPropertySource
 	static void downstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.downstream.url", () -> "http://127.0.0.1:" + downstream.getAddress().getPort());
+		registry.add("test.downstream.url", downstream::url);
 	}
 
 	@AfterAll
 	static void stop() {
-		downstream.stop(0);
+		downstream.close();
 	}
 
 	@BeforeEach
 	void forget() {
-		received.clear();
+		downstream.forget();
 	}
 
 	@Test
 	void aCallCarriesThePriorityOfTheRouteItIsMadeFor() throws Exception {
 		assertThat(get("/api/relay").body()).isEqualTo("relayed");
 		assertThat(get("/api/relay-enhanced").body()).isEqualTo("relayed");
-		assertThat(received).extracting((headers) -> headers.get("x-degradation-priority")).containsExactly("1", "5");
+		assertThat(received()).extracting((headers) -> headers.get("x-degradation-priority")).containsExactly("1", "5");
 	}
 
 	@Test
@@ -81,7 +79,7 @@ class ReactiveCallContextTests {
 		get("/api/relay-enhanced", "X-Degradation-Priority", "1");
 		get("/api/relay-enhanced", "X-Degradation-Priority", "core");
 		get("/api/relay", "X-Degradation-Priority", "1000");
-		assertThat(received).extracting((headers) -> headers.get("x-degradation-priority"))
+		assertThat(received()).extracting((headers) -> headers.get("x-degradation-priority"))
 			.containsExactly("1", "5", "1");
 	}
 
@@ -89,8 +87,8 @@ class ReactiveCallContextTests {
 	void aCallCarriesTheTimeItsCallerStillWaits() throws Exception {
 		get("/api/relay", "X-Deadline-Ms", "3000");
 		get("/api/relay");
-		assertThat(Long.parseLong(received.get(0).get("x-deadline-ms"))).isBetween(1L, 3000L);
-		assertThat(Long.parseLong(received.get(1).get("x-deadline-ms"))).as("the call's own limit, without one")
+		assertThat(Long.parseLong(received().get(0).get("x-deadline-ms"))).isBetween(1L, 3000L);
+		assertThat(Long.parseLong(received().get(1).get("x-deadline-ms"))).as("the call's own limit, without one")
 			.isBetween(3001L, 5000L);
 	}
 
@@ -103,25 +101,9 @@ class ReactiveCallContextTests {
 		return this.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	private static HttpServer startDownstream() {
-		try {
-			HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-			server.createContext("/", (exchange) -> {
-				Map<String, String> headers = new java.util.HashMap<>();
-				exchange.getRequestHeaders()
-					.forEach((name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0)));
-				received.add(headers);
-				byte[] body = "relayed".getBytes(StandardCharsets.UTF_8);
-				exchange.sendResponseHeaders(200, body.length);
-				exchange.getResponseBody().write(body);
-				exchange.close();
-			});
-			server.start();
-			return server;
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
+	/** The headers of each request the downstream received, by lower-case name. */
+	private static List<Map<String, String>> received() {
+		return downstream.received().stream().map(ReceivedRequest::headers).toList();
 	}
 
 	@UnsecuredTestConfiguration
@@ -139,7 +121,7 @@ class ReactiveCallContextTests {
 
 		private final WebClient client;
 
-		private final String base = "http://127.0.0.1:" + downstream.getAddress().getPort();
+		private final String base = downstream.url();
 
 		RelayController(WebClient client) {
 			this.client = client;

@@ -20,10 +20,10 @@ import org.springframework.http.server.PathContainer;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.overload.Admission;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,7 +58,7 @@ class HostileHeaderLevelTests {
 	@Property(tries = 200)
 	void noSequenceOfHeadersRaisesTheLevelOfAServiceWithRoom(@ForAll("requests") @Size(max = 60) List<Sent> requests,
 			@ForAll @IntRange(min = 0, max = 3) int heldByOthers) {
-		MutableClock clock = new MutableClock(Instant.parse("2026-12-03T10:00:00Z"));
+		TestClock clock = TestClock.at(Instant.parse("2026-12-03T10:00:00Z"));
 		DegradationManifest manifest = ManifestLoader.standard()
 			.load("hostile.yaml", MANIFEST.getBytes(StandardCharsets.UTF_8));
 		OverloadSignal overload = new OverloadSignal(manifest, System::nanoTime, clock);

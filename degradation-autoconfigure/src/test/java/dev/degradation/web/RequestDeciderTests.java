@@ -18,10 +18,10 @@ import org.springframework.http.server.PathContainer;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.overload.Admission;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,7 +48,7 @@ class RequestDeciderTests {
 
 	private final AtomicLong nanos = new AtomicLong(1_000_000);
 
-	private final MutableClock clock = new MutableClock(Instant.parse("2026-12-04T10:00:00Z"));
+	private final TestClock clock = TestClock.at(Instant.parse("2026-12-04T10:00:00Z"));
 
 	private final OverloadSignal overload;
 

@@ -23,7 +23,7 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.overload.Admission;
 import dev.degradation.overload.Admission.Admitted;
-import dev.degradation.testapp.MutableClock;
+import dev.degradation.fixture.TestClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -63,7 +63,7 @@ class RequestLifecycleTests {
 
 	private final AtomicLong nanos = new AtomicLong(1_000_000);
 
-	private final MutableClock clock = new MutableClock(Instant.parse("2026-12-06T10:00:00Z"));
+	private final TestClock clock = TestClock.at(Instant.parse("2026-12-06T10:00:00Z"));
 
 	private final OverloadSignal overload;
 

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
 
+import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Position;
 import dev.degradation.manifest.Route;
-import dev.degradation.testapp.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +26,7 @@ class StaleAnswersTests {
 
 	private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
 
-	private final MutableClock clock = new MutableClock(START);
+	private final TestClock clock = TestClock.at(START);
 
 	@Test
 	void aRequestWithCredentialsOrCookiesIsNeverKeptUnlessTheRouteVariesByThem() {

@@ -1,20 +1,13 @@
 package dev.degradation.gateway;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import org.jspecify.annotations.Nullable;
+
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
+import dev.degradation.fixture.ReceivedRequest;
 
 /**
  * A real backend on a loopback port, behind the gateway under test, whose behaviour the test
@@ -23,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * headers of a 200 and the first half of its body, then nothing until it is set healthy again or
  * closed). It counts the requests that reach it, health checks apart, so that a test can tell
  * that the gateway did not call it, and keeps the deadline and simulation headers of the last one.
+ * The modes are the tests' vocabulary; the backend is the shared {@link LoopbackDependency}.
  */
 final class LoopbackBackend implements AutoCloseable {
 
@@ -34,19 +28,11 @@ final class LoopbackBackend implements AutoCloseable {
 
 	private final String name;
 
-	private final HttpServer server;
-
-	private final ExecutorService executor = Executors.newFixedThreadPool(32, (runnable) -> {
-		Thread thread = new Thread(runnable, "loopback-backend");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final LoopbackDependency dependency = LoopbackDependency.start();
 
 	private final AtomicInteger hits = new AtomicInteger();
 
 	private volatile Mode mode = Mode.HEALTHY;
-
-	private volatile CountDownLatch released = new CountDownLatch(1);
 
 	private volatile @Nullable String deadline;
 
@@ -56,15 +42,7 @@ final class LoopbackBackend implements AutoCloseable {
 
 	private LoopbackBackend(String name) {
 		this.name = name;
-		try {
-			this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		this.server.createContext("/", this::handle);
-		this.server.setExecutor(this.executor);
-		this.server.start();
+		this.dependency.answer(this::answer);
 	}
 
 	static LoopbackBackend start(String name) {
@@ -73,7 +51,7 @@ final class LoopbackBackend implements AutoCloseable {
 
 	/** The URL the gateway's routes point at and the manifest's {@code base_url}. */
 	String url() {
-		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+		return this.dependency.url();
 	}
 
 	String healthUrl() {
@@ -102,60 +80,34 @@ final class LoopbackBackend implements AutoCloseable {
 	void set(Mode mode) {
 		this.mode = mode;
 		if (mode != Mode.HANGING && mode != Mode.STALLING) {
-			CountDownLatch previous = this.released;
-			this.released = new CountDownLatch(1);
-			previous.countDown();
+			this.dependency.release();
 		}
 	}
 
-	private void handle(HttpExchange exchange) throws IOException {
-		try (exchange) {
-			exchange.getRequestBody().readAllBytes();
-			boolean health = exchange.getRequestURI().getPath().equals("/healthz");
-			if (!health) {
-				this.hits.incrementAndGet();
-				this.deadline = exchange.getRequestHeaders().getFirst("x-envoy-expected-rq-timeout-ms");
-				this.simulation = exchange.getRequestHeaders().getFirst("X-Degradation-Simulate");
-				this.simulationToken = exchange.getRequestHeaders().getFirst("X-Degradation-Simulate-Token");
-			}
-			Mode current = this.mode;
-			if (current == Mode.HANGING) {
-				awaitRelease();
-				return;
-			}
-			int status = (current == Mode.FAILING) ? 500 : 200;
-			byte[] body = ("{\"backend\":\"" + this.name + "\",\"source\":\"" + ((status == 200) ? "live" : "failed")
-					+ "\"}").getBytes(StandardCharsets.UTF_8);
-			exchange.getResponseHeaders().set("Content-Type", "application/json");
-			exchange.sendResponseHeaders(status, body.length);
-			try (OutputStream out = exchange.getResponseBody()) {
-				if (current == Mode.STALLING) {
-					out.write(body, 0, body.length / 2);
-					out.flush();
-					awaitRelease();
-					// The rest never comes: the exchange is closed short of the announced length.
-					return;
-				}
-				out.write(body);
-			}
+	private Answer answer(ReceivedRequest request) {
+		if (!request.path().equals("/healthz")) {
+			this.hits.incrementAndGet();
+			this.deadline = request.header("x-envoy-expected-rq-timeout-ms");
+			this.simulation = request.header("X-Degradation-Simulate");
+			this.simulationToken = request.header("X-Degradation-Simulate-Token");
 		}
-	}
-
-	private void awaitRelease() {
-		CountDownLatch latch = this.released;
-		try {
-			latch.await(30, TimeUnit.SECONDS);
+		Mode current = this.mode;
+		if (current == Mode.HANGING) {
+			return Answer.hang();
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		int status = (current == Mode.FAILING) ? 500 : 200;
+		String body = "{\"backend\":\"" + this.name + "\",\"source\":\"" + ((status == 200) ? "live" : "failed")
+				+ "\"}";
+		Answer answer = Answer.status(status).json(body);
+		// The rest never comes: the connection is closed short of the announced length.
+		return (current == Mode.STALLING) ? answer.stallAfter(body.getBytes(StandardCharsets.UTF_8).length / 2)
+				: answer;
 	}
 
 	@Override
 	public void close() {
 		set(Mode.HEALTHY);
-		this.server.stop(0);
-		this.executor.shutdownNow();
+		this.dependency.close();
 	}
 
 }

@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.degradation.cli.ManifestCli;
+import dev.degradation.fixture.LoopbackDependency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -126,7 +127,7 @@ public record ShapeChecks(String base, String management, String authorization) 
 	 */
 	public void assertShedByFailedDependency(LoopbackDependency dependency) {
 		assertLive("/api/functional");
-		dependency.failing(true);
+		dependency.answer(LoopbackDependency.FAILING);
 		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertShed("/api/functional", "enhanced"));
 		assertLive("/api/annotated");
 	}

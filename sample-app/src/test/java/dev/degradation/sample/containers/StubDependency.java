@@ -1,22 +1,18 @@
 package dev.degradation.sample.containers;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.Executors;
+import java.util.concurrent.CountDownLatch;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import dev.degradation.fixture.Answer;
+import dev.degradation.fixture.LoopbackDependency;
 
 /**
  * One of the shop's dependencies as a separate process, run in a container by the container
- * suite: its health endpoint and the data endpoint the shop calls, with the answers of the shop's
- * embedded dependencies. Faults come from outside (the container is paused, stopped, started), so
- * the stub itself is always healthy. Plain JDK only, so that it runs on a jlink'd runtime of
- * {@code java.base} and {@code jdk.httpserver}.
+ * suite: the shared {@link LoopbackDependency} answering its health endpoint and the data
+ * endpoints the shop calls, with the answers of the shop's embedded dependencies. Faults come
+ * from outside (the container is paused, stopped, started), so the stub itself is always
+ * healthy. The fixture needs {@code java.base} only, so that it runs on a runtime cut down by
+ * jlink to that module.
  */
 public final class StubDependency {
 
@@ -24,39 +20,32 @@ public final class StubDependency {
 			"/assignments", "{\"variant\":\"treatment\"}", "/profiles", "{\"profile\":\"outdoor-enthusiast\"}",
 			"/healthz", "{\"status\":\"UP\"}");
 
+	private static final Answer NOT_FOUND = Answer.status(404).json("{\"error\":\"not found\"}");
+
+	private static final Answer ACCEPTED = Answer.status(202);
+
 	private StubDependency() {
 	}
 
 	/**
 	 * Serve on {@code 127.0.0.1:<port>} until the process is stopped.
 	 * @param args the port
-	 * @throws IOException if the port cannot be bound
+	 * @throws InterruptedException never: the process ends by a signal
 	 */
-	public static void main(String[] args) throws IOException {
+	public static void main(String[] args) throws InterruptedException {
 		int port = Integer.parseInt(args[0]);
-		HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
-		server.createContext("/", StubDependency::handle);
-		server.setExecutor(Executors.newFixedThreadPool(8));
-		server.start();
+		LoopbackDependency dependency = LoopbackDependency.start(port);
+		dependency.answer((request) -> {
+			String answer = ANSWERS.get(request.path());
+			if (request.method().equals("POST") && request.path().equals("/events")) {
+				return ACCEPTED;
+			}
+			return (answer != null) ? Answer.ok(answer) : NOT_FOUND;
+		});
+		// The container's wait strategy reads this line; it is no report.
 		System.out.println("READY on 127.0.0.1:" + port);
-	}
-
-	private static void handle(HttpExchange exchange) throws IOException {
-		try (exchange) {
-			String path = exchange.getRequestURI().getPath();
-			if (exchange.getRequestMethod().equals("POST") && path.equals("/events")) {
-				exchange.getRequestBody().readAllBytes();
-				exchange.sendResponseHeaders(202, -1);
-				return;
-			}
-			String answer = ANSWERS.get(path);
-			byte[] body = ((answer != null) ? answer : "{\"error\":\"not found\"}").getBytes(StandardCharsets.UTF_8);
-			exchange.getResponseHeaders().set("Content-Type", "application/json");
-			exchange.sendResponseHeaders((answer != null) ? 200 : 404, body.length);
-			try (OutputStream out = exchange.getResponseBody()) {
-				out.write(body);
-			}
-		}
+		// The dependency's thread is a daemon's: the process lives until it is stopped.
+		new CountDownLatch(1).await();
 	}
 
 }

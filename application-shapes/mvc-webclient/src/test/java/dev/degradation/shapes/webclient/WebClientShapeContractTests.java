@@ -6,7 +6,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.degradation.shapes.LoopbackDependency;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.test.contract.DegradationContractTests;
 
 /**

@@ -16,8 +16,8 @@ import org.springframework.web.context.WebApplicationContext;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.monitor.DependencyState;
-import dev.degradation.shapes.LoopbackDependency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -65,7 +65,7 @@ class WorkerShapeTests {
 		assertThat(this.engine.state().shedCause(1)).isNull();
 		assertThat(this.endpoint.simulate(false, null, null, SecurityContext.NONE).shedTiers()).isEmpty();
 
-		inventory.failing(true);
+		inventory.answer(LoopbackDependency.FAILING);
 		await().atMost(Duration.ofSeconds(20))
 			.untilAsserted(() -> assertThat(this.engine.dependency("inventory").state()).isEqualTo(DependencyState.FAILED));
 		assertThat(this.engine.state().shedCause(1)).startsWith("dependency");

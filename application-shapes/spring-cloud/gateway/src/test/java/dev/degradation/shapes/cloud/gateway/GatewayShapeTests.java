@@ -14,7 +14,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.degradation.shapes.LoopbackDependency;
+import dev.degradation.fixture.LoopbackDependency;
 import dev.degradation.shapes.ShapeChecks;
 
 import static org.assertj.core.api.Assertions.assertThat;
