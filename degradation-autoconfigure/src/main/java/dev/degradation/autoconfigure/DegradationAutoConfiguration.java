@@ -35,6 +35,8 @@ import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.PressureSignal;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
+import dev.degradation.event.DegradationChangeReporter;
+import dev.degradation.event.DegradationNotifier;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.DependencyHealthSource;

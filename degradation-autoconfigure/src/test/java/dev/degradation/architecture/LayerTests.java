@@ -125,6 +125,31 @@ class LayerTests {
 	}
 
 	@Test
+	void theEventsTellTheApplicationAndNoLayerBelowListensToThem() {
+		noClasses().that()
+			.resideInAnyPackage("dev.degradation.manifest..", "dev.degradation.monitor..", "dev.degradation.overload..",
+					"dev.degradation.engine..", "dev.degradation.web..", "dev.degradation.client..",
+					"dev.degradation.gateway..", "dev.degradation.actuate..", "dev.degradation.parts..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.degradation.event..")
+			.check(classes);
+		noClasses().that()
+			.resideInAPackage("dev.degradation.event..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.web..", "dev.degradation.client..", "dev.degradation.gateway..",
+					"dev.degradation.actuate..", "dev.degradation.autoconfigure..", "dev.degradation.parts..")
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAnyPackage(SERVLET)
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAnyPackage(REACTIVE)
+			.check(classes);
+	}
+
+	@Test
 	void nothingButTheAutoConfigurationUsesTheAutoConfiguration() {
 		noClasses().that()
 			.resideOutsideOfPackage("dev.degradation.autoconfigure..")

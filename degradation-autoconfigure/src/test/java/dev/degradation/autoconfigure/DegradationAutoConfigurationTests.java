@@ -42,6 +42,8 @@ import dev.degradation.actuate.HealthIndicatorProbe;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedSignal;
+import dev.degradation.event.DegradationChangeReporter;
+import dev.degradation.event.DegradationLevelChangedEvent;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.InvalidManifestException;

@@ -41,7 +41,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.degradation.autoconfigure.DegradationNotifier;
+import dev.degradation.event.DegradationNotifier;
 import dev.degradation.autoconfigure.DependencyProbing;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;

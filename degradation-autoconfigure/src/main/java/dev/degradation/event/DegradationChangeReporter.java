@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.event;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.event;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;

@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.event;
 
 import org.springframework.context.ApplicationEvent;
 
