@@ -37,6 +37,7 @@ import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
 import dev.degradation.event.DegradationChangeReporter;
 import dev.degradation.event.DegradationNotifier;
+import dev.degradation.handler.ManifestVerification;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.DependencyHealthSource;

@@ -30,6 +30,7 @@ import dev.degradation.actuate.EndpointWriteWebFilter;
 import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.handler.ManifestVerification;
 
 /**
  * Auto-configuration of the {@code degradation} Actuator endpoint.

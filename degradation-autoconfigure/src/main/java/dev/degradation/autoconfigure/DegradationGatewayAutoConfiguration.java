@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.gateway.GatewayCallGuard;
+import dev.degradation.handler.GatewayHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.reactive.RefusedCallForwardMapping;

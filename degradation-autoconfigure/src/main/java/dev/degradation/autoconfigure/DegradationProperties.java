@@ -14,6 +14,7 @@ import org.springframework.util.unit.DataSize;
 import dev.degradation.web.RequestDecider;
 
 import dev.degradation.engine.SwitchState;
+import dev.degradation.manifest.VerificationMode;
 import dev.degradation.web.servlet.DegradationFilter;
 import dev.degradation.web.StaleAnswers;
 
@@ -47,7 +48,7 @@ public class DegradationProperties {
 	 * application: 'warn' logs it with its position, 'strict' refuses to start, 'off' skips the
 	 * checks.
 	 */
-	private Verify verify = Verify.WARN;
+	private VerificationMode verify = VerificationMode.WARN;
 
 	/**
 	 * Operator switches by tier or route name: 'off' sheds the tier or route whatever the level,
@@ -97,11 +98,11 @@ public class DegradationProperties {
 		this.manifest = manifest;
 	}
 
-	public Verify getVerify() {
+	public VerificationMode getVerify() {
 		return this.verify;
 	}
 
-	public void setVerify(Verify verify) {
+	public void setVerify(VerificationMode verify) {
 		this.verify = verify;
 	}
 
@@ -648,30 +649,6 @@ public class DegradationProperties {
 		 * Only the answers served by a fallback.
 		 */
 		DEGRADED
-
-	}
-
-	/**
-	 * What to do with a manifest route that no handler of the application serves, a
-	 * {@code health_indicator} that names no health indicator of the application, or a pressure
-	 * rule whose meter the application does not have.
-	 */
-	public enum Verify {
-
-		/**
-		 * Skip the check.
-		 */
-		OFF,
-
-		/**
-		 * Log each such route or indicator at WARN with its position in the manifest.
-		 */
-		WARN,
-
-		/**
-		 * Refuse to start, reporting each such route or indicator with its position in the manifest.
-		 */
-		STRICT
 
 	}
 

@@ -22,6 +22,9 @@ import org.springframework.web.server.session.CookieWebSessionIdResolver;
 import org.springframework.web.server.session.DefaultWebSessionManager;
 import org.springframework.web.server.session.WebSessionManager;
 
+import dev.degradation.handler.ManifestVerification;
+import dev.degradation.handler.WebFluxHandlerContributor;
+import dev.degradation.handler.WebFluxHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RequestDecider;

@@ -24,6 +24,8 @@ import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import dev.degradation.handler.ManifestVerification;
+import dev.degradation.handler.MvcHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RequestDecider;

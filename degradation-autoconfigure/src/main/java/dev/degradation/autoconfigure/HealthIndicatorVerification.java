@@ -20,6 +20,7 @@ import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.manifest.Suggestions;
+import dev.degradation.manifest.VerificationMode;
 
 /**
  * Checks, once every bean is ready, that each {@code health_indicator} of the manifest names a
@@ -36,7 +37,7 @@ public class HealthIndicatorVerification implements SmartInitializingSingleton {
 
 	private final ObjectProvider<HealthContributorRegistry> registry;
 
-	private final DegradationProperties.Verify mode;
+	private final VerificationMode mode;
 
 	/**
 	 * Create a verification.
@@ -45,7 +46,7 @@ public class HealthIndicatorVerification implements SmartInitializingSingleton {
 	 * @param mode what to do with a name that no health indicator has
 	 */
 	public HealthIndicatorVerification(DegradationManifest manifest, ObjectProvider<HealthContributorRegistry> registry,
-			DegradationProperties.Verify mode) {
+			VerificationMode mode) {
 		this.manifest = manifest;
 		this.registry = registry;
 		this.mode = mode;
@@ -53,7 +54,7 @@ public class HealthIndicatorVerification implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		if (this.mode == DegradationProperties.Verify.OFF) {
+		if (this.mode == VerificationMode.OFF) {
 			return;
 		}
 		List<ManifestProblem> problems = problems(this.manifest, this.registry.getIfAvailable());
@@ -61,7 +62,7 @@ public class HealthIndicatorVerification implements SmartInitializingSingleton {
 			return;
 		}
 		InvalidManifestException exception = new InvalidManifestException(this.manifest.source(), problems);
-		if (this.mode == DegradationProperties.Verify.STRICT) {
+		if (this.mode == VerificationMode.STRICT) {
 			throw exception;
 		}
 		logger.warn(exception.getMessage() + "\n(each probe of such a dependency fails, so its routes will be shed; "

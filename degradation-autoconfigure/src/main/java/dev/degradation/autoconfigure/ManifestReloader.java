@@ -21,6 +21,7 @@ import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.handler.ManifestVerification;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestLoader;

@@ -20,6 +20,7 @@ import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.manifest.ServiceUrl;
+import dev.degradation.manifest.VerificationMode;
 import dev.degradation.monitor.ServiceInstances;
 
 /**
@@ -41,7 +42,7 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 
 	private final ObjectProvider<ServiceInstances> discovery;
 
-	private final DegradationProperties.Verify mode;
+	private final VerificationMode mode;
 
 	private final Predicate<String> resolves;
 
@@ -52,12 +53,12 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 	 * @param mode what to do with a URL that names a service by host
 	 */
 	public ServiceIdVerification(DegradationManifest manifest, ObjectProvider<ServiceInstances> discovery,
-			DegradationProperties.Verify mode) {
+			VerificationMode mode) {
 		this(manifest, discovery, mode, ServiceIdVerification::resolves);
 	}
 
 	ServiceIdVerification(DegradationManifest manifest, ObjectProvider<ServiceInstances> discovery,
-			DegradationProperties.Verify mode, Predicate<String> resolves) {
+			VerificationMode mode, Predicate<String> resolves) {
 		this.manifest = manifest;
 		this.discovery = discovery;
 		this.mode = mode;
@@ -74,7 +75,7 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 			}
 			return;
 		}
-		if (this.mode == DegradationProperties.Verify.OFF) {
+		if (this.mode == VerificationMode.OFF) {
 			return;
 		}
 		List<String> known;
@@ -90,7 +91,7 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 			return;
 		}
 		InvalidManifestException exception = new InvalidManifestException(this.manifest.source(), problems);
-		if (this.mode == DegradationProperties.Verify.STRICT) {
+		if (this.mode == VerificationMode.STRICT) {
 			throw exception;
 		}
 		logger.warn(exception.getMessage() + "\n(set 'degradation.verify=strict' to refuse to start instead)");

@@ -125,6 +125,27 @@ class LayerTests {
 	}
 
 	@Test
+	void theHandlerReadingUsesTheDecisionAndTheManifestAndOnlyTheAutoConfigurationUsesIt() {
+		noClasses().that()
+			.resideInAPackage("dev.degradation.handler..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.web.servlet..", "dev.degradation.web.reactive..",
+					"dev.degradation.client..", "dev.degradation.gateway..", "dev.degradation.actuate..",
+					"dev.degradation.autoconfigure..", "dev.degradation.parts..", "dev.degradation.event..")
+			.check(classes);
+		noClasses().that()
+			.resideInAnyPackage("dev.degradation.manifest..", "dev.degradation.monitor..", "dev.degradation.overload..",
+					"dev.degradation.engine..", "dev.degradation.web..", "dev.degradation.client..",
+					"dev.degradation.gateway..", "dev.degradation.actuate..", "dev.degradation.parts..",
+					"dev.degradation.event..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.degradation.handler..")
+			.check(classes);
+	}
+
+	@Test
 	void theEventsTellTheApplicationAndNoLayerBelowListensToThem() {
 		noClasses().that()
 			.resideInAnyPackage("dev.degradation.manifest..", "dev.degradation.monitor..", "dev.degradation.overload..",

@@ -44,6 +44,7 @@ import dev.degradation.engine.ShedDemand;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.event.DegradationChangeReporter;
 import dev.degradation.event.DegradationLevelChangedEvent;
+import dev.degradation.handler.ManifestVerification;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.Dependency;
 import dev.degradation.manifest.InvalidManifestException;

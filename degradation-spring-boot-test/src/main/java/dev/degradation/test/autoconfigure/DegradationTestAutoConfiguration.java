@@ -18,7 +18,7 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import dev.degradation.autoconfigure.DegradationAutoConfiguration;
-import dev.degradation.autoconfigure.WebFluxHandlerContributor;
+import dev.degradation.handler.WebFluxHandlerContributor;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.autoconfigure.DegradationProperties;
 import dev.degradation.test.DegradationTestClock;

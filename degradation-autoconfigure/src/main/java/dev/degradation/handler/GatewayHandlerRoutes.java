@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.handler;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ import dev.degradation.web.HandlerRoute;
  * every path and method, as is one whose {@code Method} predicate cannot be read: a route is
  * never taken for a typo because of a predicate this reading simplifies.
  *
- * <p>It names the gateway's types, so only {@link DegradationGatewayAutoConfiguration} refers to
+ * <p>It names the gateway's types, so only {@code DegradationGatewayAutoConfiguration} refers to
  * it, once the gateway is on the class path.
  */
 public class GatewayHandlerRoutes implements WebFluxHandlerContributor {

@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.handler;
 
 import java.util.Set;
 

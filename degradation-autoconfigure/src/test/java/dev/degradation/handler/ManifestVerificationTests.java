@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.handler;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,6 +13,7 @@ import org.springframework.mock.env.MockEnvironment;
 
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
+import dev.degradation.manifest.VerificationMode;
 import dev.degradation.web.HandlerRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +61,7 @@ class ManifestVerificationTests {
 
 	private void verify(MockEnvironment environment) {
 		ManifestVerification verification = new ManifestVerification(this.manifest, () -> this.handlers,
-				DegradationProperties.Verify.WARN);
+				VerificationMode.WARN);
 		verification.setEnvironment(environment);
 		verification.afterSingletonsInstantiated();
 	}

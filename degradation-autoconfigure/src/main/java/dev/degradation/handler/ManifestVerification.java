@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.handler;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +16,7 @@ import org.springframework.core.env.Environment;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestProblem;
+import dev.degradation.manifest.VerificationMode;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.ManifestRouteCheck;
 
@@ -43,7 +44,7 @@ public class ManifestVerification implements SmartInitializingSingleton, Environ
 
 	private final Supplier<List<HandlerRoute>> handlers;
 
-	private final DegradationProperties.Verify mode;
+	private final VerificationMode mode;
 
 	private boolean testSlice;
 
@@ -54,7 +55,7 @@ public class ManifestVerification implements SmartInitializingSingleton, Environ
 	 * @param mode what to do with a route that no handler serves
 	 */
 	public ManifestVerification(DegradationManifest manifest, Supplier<List<HandlerRoute>> handlers,
-			DegradationProperties.Verify mode) {
+			VerificationMode mode) {
 		this.manifest = manifest;
 		this.handlers = handlers;
 		this.mode = mode;
@@ -73,7 +74,7 @@ public class ManifestVerification implements SmartInitializingSingleton, Environ
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		if (this.mode == DegradationProperties.Verify.OFF) {
+		if (this.mode == VerificationMode.OFF) {
 			return;
 		}
 		List<HandlerRoute> handlers = this.handlers.get();
@@ -94,7 +95,7 @@ public class ManifestVerification implements SmartInitializingSingleton, Environ
 		result.shadowed().forEach((shadowed) -> problems.add(shadowed.problem(this.manifest.source())));
 		result.unmatched().forEach((unmatched) -> problems.add(unmatched.problem(this.manifest.source())));
 		InvalidManifestException exception = new InvalidManifestException(this.manifest.source(), problems);
-		if (this.mode == DegradationProperties.Verify.STRICT) {
+		if (this.mode == VerificationMode.STRICT) {
 			throw exception;
 		}
 		int routes = this.manifest.routes().size();
@@ -121,7 +122,7 @@ public class ManifestVerification implements SmartInitializingSingleton, Environ
 	 * @return the problems that refuse it, empty when it may become active
 	 */
 	public List<ManifestProblem> checkReplacement(DegradationManifest replacement) {
-		if (this.mode == DegradationProperties.Verify.OFF) {
+		if (this.mode == VerificationMode.OFF) {
 			return List.of();
 		}
 		List<HandlerRoute> handlers = this.handlers.get();
@@ -132,7 +133,7 @@ public class ManifestVerification implements SmartInitializingSingleton, Environ
 		List<ManifestProblem> problems = new ArrayList<>();
 		result.shadowed().forEach((shadowed) -> problems.add(shadowed.problem(replacement.source())));
 		result.unmatched().forEach((unmatched) -> problems.add(unmatched.problem(replacement.source())));
-		if (problems.isEmpty() || this.mode == DegradationProperties.Verify.STRICT) {
+		if (problems.isEmpty() || this.mode == VerificationMode.STRICT) {
 			return problems;
 		}
 		logger.warn(new InvalidManifestException(replacement.source(), problems).getMessage()

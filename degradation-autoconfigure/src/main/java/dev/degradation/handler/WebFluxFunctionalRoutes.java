@@ -1,10 +1,11 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.handler;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+
+import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.Resource;
 import org.springframework.http.HttpMethod;
@@ -12,49 +13,50 @@ import org.springframework.http.HttpMethod;
 import dev.degradation.web.HandlerRoute;
 
 /**
- * Spring MVC's side of {@link FunctionalRoutes}: visits a Spring MVC {@code RouterFunction} and
- * hands the reading what its predicates say. Only Spring MVC's code refers to it ({@link MvcHandlerRoutes}).
+ * WebFlux's side of {@link FunctionalRoutes}: visits a WebFlux {@code RouterFunction} and hands
+ * the reading what its predicates say. Only WebFlux's code refers to it ({@link WebFluxHandlerRoutes}).
  */
-final class MvcFunctionalRoutes implements org.springframework.web.servlet.function.RouterFunctions.Visitor,
-		org.springframework.web.servlet.function.RequestPredicates.Visitor {
+final class WebFluxFunctionalRoutes
+		implements org.springframework.web.reactive.function.server.RouterFunctions.Visitor,
+		org.springframework.web.reactive.function.server.RequestPredicates.Visitor {
 
 	private final FunctionalRoutes reading = new FunctionalRoutes();
 
-	private MvcFunctionalRoutes() {
+	private WebFluxFunctionalRoutes() {
 	}
 
 	/**
-	 * Return the routes of a Spring MVC router function.
+	 * Return the routes of a WebFlux router function.
 	 * @param function the router function
 	 * @return one route for each path of each of its routes
 	 */
-	static List<HandlerRoute> of(org.springframework.web.servlet.function.RouterFunction<?> function) {
-		MvcFunctionalRoutes visitor = new MvcFunctionalRoutes();
+	static List<HandlerRoute> of(org.springframework.web.reactive.function.server.RouterFunction<?> function) {
+		WebFluxFunctionalRoutes visitor = new WebFluxFunctionalRoutes();
 		function.accept(visitor);
 		return visitor.reading.routes();
 	}
 
 	@Override
-	public void startNested(org.springframework.web.servlet.function.RequestPredicate predicate) {
+	public void startNested(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
 		this.reading.read(() -> predicate.accept(this));
 		this.reading.startNested();
 	}
 
 	@Override
-	public void endNested(org.springframework.web.servlet.function.RequestPredicate predicate) {
+	public void endNested(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
 		this.reading.endNested();
 	}
 
 	@Override
-	public void route(org.springframework.web.servlet.function.RequestPredicate predicate,
-			org.springframework.web.servlet.function.HandlerFunction<?> handlerFunction) {
+	public void route(org.springframework.web.reactive.function.server.RequestPredicate predicate,
+			org.springframework.web.reactive.function.server.HandlerFunction<?> handlerFunction) {
 		this.reading.read(() -> predicate.accept(this));
 		this.reading.route(predicate);
 	}
 
 	@Override
 	public void resources(
-			Function<org.springframework.web.servlet.function.ServerRequest, Optional<Resource>> lookupFunction) {
+			Function<org.springframework.web.reactive.function.server.ServerRequest, Mono<Resource>> lookupFunction) {
 	}
 
 	@Override
@@ -62,7 +64,7 @@ final class MvcFunctionalRoutes implements org.springframework.web.servlet.funct
 	}
 
 	@Override
-	public void unknown(org.springframework.web.servlet.function.RouterFunction<?> routerFunction) {
+	public void unknown(org.springframework.web.reactive.function.server.RouterFunction<?> routerFunction) {
 	}
 
 	@Override
@@ -84,7 +86,7 @@ final class MvcFunctionalRoutes implements org.springframework.web.servlet.funct
 	}
 
 	@Override
-	public void param(String name, String value) {
+	public void queryParam(String name, String value) {
 	}
 
 	@Override
@@ -126,7 +128,7 @@ final class MvcFunctionalRoutes implements org.springframework.web.servlet.funct
 	}
 
 	@Override
-	public void unknown(org.springframework.web.servlet.function.RequestPredicate predicate) {
+	public void unknown(org.springframework.web.reactive.function.server.RequestPredicate predicate) {
 	}
 
 }

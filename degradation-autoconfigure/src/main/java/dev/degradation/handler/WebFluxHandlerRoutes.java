@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.handler;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,25 +7,26 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import org.springframework.web.servlet.function.RouterFunction;
-import org.springframework.web.servlet.function.support.RouterFunctionMapping;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.support.RouterFunctionMapping;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.util.pattern.PathPattern;
 
 import dev.degradation.web.HandlerRoute;
 
 /**
- * The handlers of a Spring MVC application as the manifest check reads them
+ * The handlers of a WebFlux application as the manifest check reads them
  * ({@link ManifestVerification}, the endpoint's {@code handled} flag, the generated contract
  * tests): one for each pattern of each annotated handler method, and one for each path of each
- * functional route. {@link WebFluxHandlerRoutes} reads a WebFlux application alike.
+ * functional route, as {@link MvcHandlerRoutes} reads a Spring MVC application.
  */
-public final class MvcHandlerRoutes {
+public final class WebFluxHandlerRoutes {
 
-	private MvcHandlerRoutes() {
+	private WebFluxHandlerRoutes() {
 	}
 
 	/**
-	 * Return the request mappings of Spring MVC's handler mappings: one for each pattern of each
+	 * Return the request mappings of WebFlux's handler mappings: one for each pattern of each
 	 * handler method.
 	 * @param mappings the handler mappings
 	 * @return the request mappings
@@ -38,16 +39,16 @@ public final class MvcHandlerRoutes {
 				.stream()
 				.map((httpMethod) -> httpMethod.name().toUpperCase(Locale.ROOT))
 				.collect(Collectors.toSet());
-			for (String pattern : info.getPatternValues()) {
-				handlers.add(new HandlerRoute(methods, pattern, method.getShortLogMessage()));
+			for (PathPattern pattern : info.getPatternsCondition().getPatterns()) {
+				handlers.add(new HandlerRoute(methods, pattern.getPatternString(), method.getShortLogMessage()));
 			}
 		}));
 		return handlers;
 	}
 
 	/**
-	 * Return the routes of Spring MVC's functional endpoints: one for each path of each route of
-	 * each {@code RouterFunction}.
+	 * Return the routes of WebFlux's functional endpoints: one for each path of each route of each
+	 * {@code RouterFunction}.
 	 * @param mappings the router function mappings
 	 * @return the routes
 	 */
@@ -56,7 +57,7 @@ public final class MvcHandlerRoutes {
 		mappings.forEach((mapping) -> {
 			RouterFunction<?> function = mapping.getRouterFunction();
 			if (function != null) {
-				handlers.addAll(MvcFunctionalRoutes.of(function));
+				handlers.addAll(WebFluxFunctionalRoutes.of(function));
 			}
 		});
 		return handlers;
