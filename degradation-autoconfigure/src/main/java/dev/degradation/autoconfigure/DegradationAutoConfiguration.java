@@ -4,10 +4,10 @@ import java.time.Clock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -29,12 +29,14 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 import dev.degradation.actuate.HealthIndicatorProbe;
+import dev.degradation.actuate.HealthIndicatorVerification;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.PressureSignal;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
+import dev.degradation.engine.periodic.ShedLevelEvaluation;
 import dev.degradation.event.DegradationChangeReporter;
 import dev.degradation.event.DegradationNotifier;
 import dev.degradation.handler.ManifestVerification;
@@ -45,6 +47,9 @@ import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HealthSources;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.engine.OverloadSignal;
+import dev.degradation.monitor.probing.DependencyProbing;
+import dev.degradation.reload.ManifestLocation;
+import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
@@ -69,6 +74,8 @@ public final class DegradationAutoConfiguration {
 
 	static final String ENVIRONMENT_CHANGE_EVENT_CLASS = "org.springframework.cloud.context.environment.EnvironmentChangeEvent";
 
+	static final String WEB_ENDPOINT_PROPERTIES_CLASS = "org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties";
+
 	static final String HEALTH_CONTRIBUTORS_CLASS = "org.springframework.boot.health.registry.HealthContributorRegistry";
 
 	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
@@ -89,12 +96,14 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		DegradationManifest degradationManifest(ObjectProvider<ManifestFile> file, Environment environment) {
+		DegradationManifest degradationManifest(ObjectProvider<ManifestFile> file, Environment environment,
+				ObjectProvider<ActuatorBasePath> actuatorBasePath) {
 			ManifestFile read = file.getIfAvailable();
 			if (read == null) {
 				throw new ManifestNotFoundException(ManifestLocation.of(environment).location());
 			}
-			return ManifestReloader.loader(environment).load(read.location().resourceLocation(), read.content());
+			return ManifestReloader.loader(environment, ActuatorBasePath.of(actuatorBasePath))
+				.load(read.location().resourceLocation(), read.content());
 		}
 
 		/**
@@ -107,10 +116,11 @@ public final class DegradationAutoConfiguration {
 		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
 				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers,
 				ManifestFile file, ObjectProvider<ManifestVerification> verification,
-				ObjectProvider<ManifestReloader.ReplacementCheck> replacementChecks) {
+				ObjectProvider<ManifestReloader.ReplacementCheck> replacementChecks,
+				ObjectProvider<ActuatorBasePath> actuatorBasePath) {
 			ManifestReloader reloader = new ManifestReloader(resourceLoader, environment, engine,
 					decider.getIfAvailable(), staleAnswers, file.location().location(), file.content(),
-					verification::getIfAvailable);
+					verification::getIfAvailable, () -> ActuatorBasePath.of(actuatorBasePath));
 			reloader.setReplacementChecks(() -> replacementChecks.orderedStream().toList());
 			return reloader;
 		}
@@ -178,6 +188,25 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		DegradationSwitches degradationSwitches(SwitchSignal signal, DegradationEngine engine, Environment environment) {
 			return new DegradationSwitches(signal, engine, environment);
+		}
+
+		/**
+		 * The Actuator's base path as Boot binds it: {@code WebEndpointProperties}, registered here
+		 * too (Boot skips a second registration) so that it is bound in an application whose web
+		 * endpoints are not auto-configured, a worker without a web server say, as it was read there
+		 * before.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = WEB_ENDPOINT_PROPERTIES_CLASS)
+		@EnableConfigurationProperties(WebEndpointProperties.class)
+		static class ActuatorBasePathConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			ActuatorBasePath degradationActuatorBasePath(WebEndpointProperties properties) {
+				return new ActuatorBasePath(properties::getBasePath);
+			}
+
 		}
 
 		/**
@@ -294,18 +323,15 @@ public final class DegradationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		RequestDecider degradationRequestDecider(DegradationEngine engine, RouteTable routes,
-				DegradationProperties properties, Environment environment, ObjectProvider<OverloadSignal> overload) {
-			RequestDecider decider = new RequestDecider(engine, routes, actuatorBasePath(environment),
+				DegradationProperties properties, ObjectProvider<ActuatorBasePath> actuatorBasePath,
+				ObjectProvider<OverloadSignal> overload) {
+			RequestDecider decider = new RequestDecider(engine, routes, ActuatorBasePath.of(actuatorBasePath),
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);
 			decider.setBodyLimits(properties.getBody().getTimeout(), properties.getBody().getReadAhead().toBytes());
 			decider.setRequestSimulation(properties.getSimulation().getRequests().tokenWhenEnabled());
 			return decider;
-		}
-
-		private static @Nullable String actuatorBasePath(Environment environment) {
-			return ManifestReloader.actuatorBasePath(environment);
 		}
 
 	}

@@ -31,6 +31,7 @@ import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.handler.ManifestVerification;
+import dev.degradation.reload.ManifestReloader;
 
 /**
  * Auto-configuration of the {@code degradation} Actuator endpoint.

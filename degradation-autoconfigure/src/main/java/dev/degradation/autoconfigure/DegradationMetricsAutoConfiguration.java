@@ -19,10 +19,12 @@ import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.actuate.DegradedRequestObservationFilter;
 import dev.degradation.actuate.OverloadMeters;
 import dev.degradation.actuate.PressureSampler;
+import dev.degradation.actuate.PressureSampling;
 import dev.degradation.actuate.SignalMeters;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.engine.PressureSignal;
+import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.StaleAnswers;
 
 /**

@@ -28,6 +28,8 @@ public class DegradationProperties {
 	 * Default manifest location: optional, so that an application without a manifest starts with
 	 * the starter inactive.
 	 */
+	// A literal, the same as ManifestLocation.DEFAULT: the configuration processor records only a
+	// default it can read in this class.
 	public static final String DEFAULT_MANIFEST = "optional:classpath:degradation-manifest.yaml";
 
 	/**

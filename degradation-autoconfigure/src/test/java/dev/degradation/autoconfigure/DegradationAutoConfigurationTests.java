@@ -56,6 +56,7 @@ import dev.degradation.monitor.ProbeResult;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.overload.PassedPriority;
 import dev.degradation.overload.RequestPriority;
+import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.servlet.DegradationFilter;
 import dev.degradation.web.RouteTable;

@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.monitor.probing;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.engine.periodic;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;

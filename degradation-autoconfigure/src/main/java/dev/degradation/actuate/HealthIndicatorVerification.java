@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.actuate;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.engine.periodic;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,7 +17,7 @@ import org.springframework.context.SmartLifecycle;
  * that throws is logged and the next run comes as planned (a periodic task that throws would
  * otherwise never run again).
  */
-abstract class PeriodicTask implements SmartLifecycle {
+public abstract class PeriodicTask implements SmartLifecycle {
 
 	private final Log logger = LogFactory.getLog(getClass());
 
@@ -32,7 +32,7 @@ abstract class PeriodicTask implements SmartLifecycle {
 	 * @param threadName the name of its thread
 	 * @param period the delay between the end of one run and the start of the next
 	 */
-	PeriodicTask(String threadName, Duration period) {
+	protected PeriodicTask(String threadName, Duration period) {
 		this.threadName = threadName;
 		this.period = period;
 	}

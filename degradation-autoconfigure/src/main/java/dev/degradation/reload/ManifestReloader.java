@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.reload;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +18,6 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.util.ClassUtils;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.handler.ManifestVerification;
@@ -55,6 +54,8 @@ public class ManifestReloader {
 
 	private final Supplier<@Nullable ManifestVerification> verification;
 
+	private final Supplier<@Nullable String> actuatorBasePath;
+
 	private volatile Supplier<List<ReplacementCheck>> replacementChecks = List::of;
 
 	private final AtomicLong reloads = new AtomicLong();
@@ -76,10 +77,13 @@ public class ManifestReloader {
 	 * @param loadedContent its bytes, to tell whether the file changed
 	 * @param verification the check of the manifest against the application's handlers, which a
 	 * new manifest passes as the first did at startup; {@code null} from the supplier without one
+	 * @param actuatorBasePath the Actuator's base path, under which no route may be, read at each
+	 * reload (a refresh may rebind it); {@code null} from the supplier without the Actuator
 	 */
 	public ManifestReloader(ResourceLoader resourceLoader, Environment environment, DegradationEngine engine,
 			@Nullable RequestDecider decider, StaleAnswers staleAnswers, String loadedLocation,
-			byte[] loadedContent, Supplier<@Nullable ManifestVerification> verification) {
+			byte[] loadedContent, Supplier<@Nullable ManifestVerification> verification,
+			Supplier<@Nullable String> actuatorBasePath) {
 		this.resourceLoader = resourceLoader;
 		this.environment = environment;
 		this.engine = engine;
@@ -88,6 +92,7 @@ public class ManifestReloader {
 		this.loadedLocation = loadedLocation;
 		this.loadedContent = loadedContent;
 		this.verification = verification;
+		this.actuatorBasePath = actuatorBasePath;
 	}
 
 	/**
@@ -140,7 +145,7 @@ public class ManifestReloader {
 		DegradationManifest manifest;
 		RouteTable table;
 		try {
-			manifest = loader(this.environment).load(location.resourceLocation(), content);
+			manifest = loader(this.environment, this.actuatorBasePath.get()).load(location.resourceLocation(), content);
 			table = RouteTable.compile(manifest, this.staleAnswers);
 		}
 		catch (InvalidManifestException ex) {
@@ -197,13 +202,16 @@ public class ManifestReloader {
 	}
 
 	/**
-	 * The loader the starter uses: placeholders from the Environment, the Actuator's base path
-	 * reserved.
+	 * Return the loader the starter uses: placeholders from the Environment, the Actuator's base
+	 * path reserved.
+	 * @param environment where placeholders are resolved from
+	 * @param actuatorBasePath the Actuator's base path, or {@code null} without the Actuator
+	 * @return the loader
 	 */
-	static ManifestLoader loader(Environment environment) {
+	public static ManifestLoader loader(Environment environment, @Nullable String actuatorBasePath) {
 		return ManifestLoader.standard()
 			.withPlaceholderResolver(Placeholders.resolver(asWritten(environment)))
-			.withReservedBasePath(actuatorBasePath(environment));
+			.withReservedBasePath(actuatorBasePath);
 	}
 
 	/**
@@ -224,14 +232,6 @@ public class ManifestReloader {
 			}
 			return null;
 		};
-	}
-
-	static @Nullable String actuatorBasePath(Environment environment) {
-		if (!ClassUtils.isPresent(DegradationAutoConfiguration.ACTUATOR_ENDPOINT_CLASS,
-				ManifestReloader.class.getClassLoader())) {
-			return null;
-		}
-		return environment.getProperty("management.endpoints.web.base-path", "/actuator");
 	}
 
 	/**

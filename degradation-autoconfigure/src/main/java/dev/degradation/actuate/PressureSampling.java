@@ -1,9 +1,9 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.actuate;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.degradation.actuate.PressureSampler;
+import dev.degradation.engine.periodic.PeriodicTask;
 
 /**
  * Reads the meters of the manifest's pressure rules every {@code degradation.pressure.interval}
