@@ -78,8 +78,6 @@ public final class DegradationAutoConfiguration {
 
 	static final String HEALTH_CONTRIBUTORS_CLASS = "org.springframework.boot.health.registry.HealthContributorRegistry";
 
-	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
-
 	@Configuration(proxyBeanMethods = false)
 	@Conditional(ManifestAvailableCondition.class)
 	static class ActiveConfiguration {

@@ -10,6 +10,7 @@ import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,7 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 import dev.degradation.actuate.DegradationEndpoint;
@@ -95,10 +95,11 @@ public final class DegradationEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
-		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(Environment environment,
+		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(
 				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
-				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
-			return endpointWriteFilter(endpointPath(environment, pathMappedEndpoints), properties, endpoints);
+				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<WebEndpointProperties> webEndpoints) {
+			return endpointWriteFilter(endpointPath(pathMappedEndpoints, webEndpoints), properties, endpoints);
 		}
 
 		/**
@@ -129,29 +130,32 @@ public final class DegradationEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
-		EndpointWriteWebFilter degradationEndpointWriteFilter(Environment environment,
-				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
-				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints, ResourceLoader resourceLoader) {
+		EndpointWriteWebFilter degradationEndpointWriteFilter(DegradationProperties properties,
+				ObjectProvider<WebEndpointsSupplier> endpoints, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<WebEndpointProperties> webEndpoints, ResourceLoader resourceLoader) {
 			int order = properties.getFilter().getOrder();
 			DegradationReactiveAutoConfiguration.checkAfterSecurity(order, resourceLoader.getClassLoader());
-			return new EndpointWriteWebFilter(endpointPath(environment, pathMappedEndpoints), new Writable(endpoints),
+			return new EndpointWriteWebFilter(endpointPath(pathMappedEndpoints, webEndpoints), new Writable(endpoints),
 					order);
 		}
 
 	}
 
 	/**
-	 * The endpoint's path within the application, as the Actuator maps it.
+	 * The endpoint's path within the application, as the Actuator maps it ({@link PathMappedEndpoints});
+	 * before the Actuator has mapped it, as Boot binds its base path and path mapping
+	 * ({@link WebEndpointProperties}).
 	 */
-	static String endpointPath(Environment environment, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+	static String endpointPath(ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+			ObjectProvider<WebEndpointProperties> webEndpoints) {
 		PathMappedEndpoints mapped = pathMappedEndpoints.getIfAvailable();
 		String path = (mapped != null) ? mapped.getPath(DEGRADATION) : null;
-		return (path != null) ? path : endpointPath(environment);
+		return (path != null) ? path : endpointPath(webEndpoints.getIfAvailable(WebEndpointProperties::new));
 	}
 
-	private static String endpointPath(Environment environment) {
-		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
-		String path = environment.getProperty("management.endpoints.web.path-mapping.degradation", "degradation");
+	private static String endpointPath(WebEndpointProperties webEndpoints) {
+		String basePath = webEndpoints.getBasePath();
+		String path = webEndpoints.getPathMapping().getOrDefault(DEGRADATION.toString(), DEGRADATION.toString());
 		return (basePath.endsWith("/") ? basePath : basePath + "/") + (path.startsWith("/") ? path.substring(1) : path);
 	}
 

@@ -44,7 +44,11 @@ public final class DegradationReactiveAutoConfiguration {
 
 	static final String SECURITY_WEB_FILTER_CHAIN_CLASS = "org.springframework.security.web.server.WebFilterChainProxy";
 
-	/** The order of Spring Security's reactive web filter chain, which has no property. */
+	/**
+	 * The order of Spring Security's reactive web filter chain: Spring Security fixes it
+	 * ({@code WebFluxSecurityConfiguration.WEB_FILTER_CHAIN_FILTER_ORDER}, in a class that is not
+	 * public) and Boot has no property for it, unlike the servlet filter's.
+	 */
 	static final int SECURITY_WEB_FILTER_ORDER = -100;
 
 	@Bean
