@@ -65,7 +65,8 @@ import dev.degradation.web.StaleAnswers;
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "degradation.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(DegradationProperties.class)
+@EnableConfigurationProperties({ DegradationProperties.class, DegradationRequestProperties.class,
+		DegradationStaleProperties.class })
 public final class DegradationAutoConfiguration {
 
 	static final String ACTUATOR_ENDPOINT_CLASS = "org.springframework.boot.actuate.endpoint.annotation.Endpoint";
@@ -310,8 +311,8 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		StaleAnswers degradationStaleAnswers(DegradationEngine engine, DegradationProperties properties) {
-			return new StaleAnswers(properties.getStale().toLimits(), engine.clock());
+		StaleAnswers degradationStaleAnswers(DegradationEngine engine, DegradationStaleProperties stale) {
+			return new StaleAnswers(stale.toLimits(), engine.clock());
 		}
 
 		/**
@@ -321,7 +322,7 @@ public final class DegradationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		RequestDecider degradationRequestDecider(DegradationEngine engine, RouteTable routes,
-				DegradationProperties properties, ObjectProvider<ActuatorBasePath> actuatorBasePath,
+				DegradationRequestProperties properties, ObjectProvider<ActuatorBasePath> actuatorBasePath,
 				ObjectProvider<OverloadSignal> overload) {
 			RequestDecider decider = new RequestDecider(engine, routes, ActuatorBasePath.of(actuatorBasePath),
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());

@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,6 +44,8 @@ import dev.degradation.reload.ManifestReloader;
 		DegradationEndpointAutoConfiguration.AVAILABLE_ENDPOINT_CONDITION_CLASS })
 @ConditionalOnBean(DegradationEngine.class)
 @ConditionalOnAvailableEndpoint(DegradationEndpoint.class)
+@EnableConfigurationProperties({ DegradationOverrideProperties.class, DegradationStatusPageProperties.class,
+		DegradationFilterProperties.class })
 public final class DegradationEndpointAutoConfiguration {
 
 	private static final EndpointId DEGRADATION = EndpointId.of("degradation");
@@ -57,7 +60,8 @@ public final class DegradationEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationProperties properties,
+	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationOverrideProperties overrides,
+			DegradationRequestProperties request,
 			ObjectProvider<ManifestReloader> reloader, ObjectProvider<ManifestVerification> verification,
 			ObjectProvider<EndpointSection> sections) {
 		ManifestReloader manifestReloader = reloader.getIfAvailable();
@@ -67,9 +71,9 @@ public final class DegradationEndpointAutoConfiguration {
 					outcome.location(), outcome.problems(), outcome.reason());
 		} : null;
 		ManifestVerification handlers = verification.getIfAvailable();
-		DegradationEndpoint endpoint = new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload,
+		DegradationEndpoint endpoint = new DegradationEndpoint(engine, overrides.getMaxTtl(), reload,
 				(handlers != null) ? handlers::handlers : null, () -> sections.orderedStream().toList());
-		endpoint.setRequestSimulation(properties.getSimulation().getRequests().isEnabled());
+		endpoint.setRequestSimulation(request.getSimulation().getRequests().isEnabled());
 		return endpoint;
 	}
 
@@ -78,8 +82,7 @@ public final class DegradationEndpointAutoConfiguration {
 	@ConditionalOnBean(DegradationEndpoint.class)
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
 	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint,
-			DegradationProperties properties) {
-		DegradationProperties.Ui ui = properties.getUi();
+			DegradationStatusPageProperties ui) {
 		return new DegradationEndpointWebExtension(endpoint,
 				ui.isEnabled() ? new DegradationStatusPage(ui.getRefreshInterval()) : null);
 	}
@@ -96,10 +99,10 @@ public final class DegradationEndpointAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
 		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(
-				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
+				DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints,
 				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
 				ObjectProvider<WebEndpointProperties> webEndpoints) {
-			return endpointWriteFilter(endpointPath(pathMappedEndpoints, webEndpoints), properties, endpoints);
+			return endpointWriteFilter(endpointPath(pathMappedEndpoints, webEndpoints), filters, endpoints);
 		}
 
 		/**
@@ -107,11 +110,11 @@ public final class DegradationEndpointAutoConfiguration {
 		 * the application's context and in the management context of a separate port.
 		 */
 		static FilterRegistrationBean<EndpointWriteFilter> endpointWriteFilter(String endpointPath,
-				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
+				DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints) {
 			EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
 			FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("degradationEndpointWriteFilter");
-			registration.setOrder(properties.getFilter().getOrder());
+			registration.setOrder(filters.getOrder());
 			registration.addUrlPatterns(endpointPath, endpointPath + "/*");
 			return registration;
 		}
@@ -130,10 +133,10 @@ public final class DegradationEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
-		EndpointWriteWebFilter degradationEndpointWriteFilter(DegradationProperties properties,
+		EndpointWriteWebFilter degradationEndpointWriteFilter(DegradationFilterProperties filters,
 				ObjectProvider<WebEndpointsSupplier> endpoints, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
 				ObjectProvider<WebEndpointProperties> webEndpoints, ResourceLoader resourceLoader) {
-			int order = properties.getFilter().getOrder();
+			int order = filters.getOrder();
 			DegradationReactiveAutoConfiguration.checkAfterSecurity(order, resourceLoader.getClassLoader());
 			return new EndpointWriteWebFilter(endpointPath(pathMappedEndpoints, webEndpoints), new Writable(endpoints),
 					order);

@@ -33,11 +33,11 @@ public class DegradationEndpointChildContextConfiguration {
 
 	@Bean
 	FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(
-			DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
+			DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints,
 			ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
 			ObjectProvider<WebEndpointProperties> webEndpoints) {
 		return DegradationEndpointAutoConfiguration.EndpointWriteFilterConfiguration.endpointWriteFilter(
-				DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints), properties,
+				DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints), filters,
 				endpoints);
 	}
 

@@ -70,7 +70,7 @@ public final class DegradationGatewayAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		GatewayCallGuard degradationGatewayCallGuard(DependencyGuards guards, DegradationEngine engine,
-				DegradationProperties properties) {
+				DegradationRequestProperties properties) {
 			return new GatewayCallGuard(guards, properties.getDeadline().getHeader(), engine.clock(),
 					GatewayCallGuard.DEFAULT_ORDER);
 		}

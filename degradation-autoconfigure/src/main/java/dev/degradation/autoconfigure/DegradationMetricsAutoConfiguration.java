@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
@@ -34,6 +35,7 @@ import dev.degradation.web.StaleAnswers;
 @AutoConfiguration(after = DegradationAutoConfiguration.class)
 @ConditionalOnClass(MeterBinder.class)
 @ConditionalOnBean(DegradationEngine.class)
+@EnableConfigurationProperties(DegradationPressureProperties.class)
 public final class DegradationMetricsAutoConfiguration {
 
 	/**
@@ -66,8 +68,8 @@ public final class DegradationMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(PressureSampler.class)
 	@ConditionalOnMissingBean
-	PressureSampling degradationPressureSampling(PressureSampler sampler, DegradationProperties properties) {
-		return new PressureSampling(sampler, properties.getPressure().getInterval());
+	PressureSampling degradationPressureSampling(PressureSampler sampler, DegradationPressureProperties pressure) {
+		return new PressureSampling(sampler, pressure.getInterval());
 	}
 
 	/**

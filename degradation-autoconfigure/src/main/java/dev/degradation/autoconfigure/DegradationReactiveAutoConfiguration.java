@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
@@ -40,6 +41,7 @@ import dev.degradation.web.reactive.DegradationWebFilter;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnBean(RequestDecider.class)
+@EnableConfigurationProperties(DegradationFilterProperties.class)
 public final class DegradationReactiveAutoConfiguration {
 
 	static final String SECURITY_WEB_FILTER_CHAIN_CLASS = "org.springframework.security.web.server.WebFilterChainProxy";
@@ -53,13 +55,13 @@ public final class DegradationReactiveAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(DegradationWebFilter.class)
-	DegradationWebFilter degradationWebFilter(RequestDecider decider, DegradationProperties properties,
+	DegradationWebFilter degradationWebFilter(RequestDecider decider, DegradationFilterProperties filters,
 			ResourceLoader resourceLoader, ObjectProvider<WebSessionManager> sessions) {
-		int order = properties.getFilter().getOrder();
+		int order = filters.getOrder();
 		checkAfterSecurity(order, resourceLoader.getClassLoader());
 		ReactorNettyVersionCheck.warnIfAffected(resourceLoader.getClassLoader());
 		DegradationWebFilter filter = new DegradationWebFilter(decider,
-				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS, order);
+				filters.getLevelHeader() == DegradationFilterProperties.LevelHeader.ALWAYS, order);
 		// The session cookie a fallback keeps is the one the application's session manager writes.
 		if (sessions.getIfUnique() instanceof DefaultWebSessionManager manager
 				&& manager.getSessionIdResolver() instanceof CookieWebSessionIdResolver cookies) {

@@ -43,6 +43,7 @@ import dev.degradation.web.servlet.DegradationFilter;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({ Filter.class, FilterRegistrationBean.class })
 @ConditionalOnBean(RequestDecider.class)
+@EnableConfigurationProperties(DegradationFilterProperties.class)
 public final class DegradationServletAutoConfiguration {
 
 	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
@@ -52,13 +53,13 @@ public final class DegradationServletAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingFilterBean(DegradationFilter.class)
 	FilterRegistrationBean<DegradationFilter> degradationFilter(RequestDecider decider,
-			DegradationProperties properties, BeanFactory beanFactory,
+			DegradationFilterProperties filters, BeanFactory beanFactory,
 			ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader) {
 		ClassLoader classLoader = resourceLoader.getClassLoader();
-		int order = properties.getFilter().getOrder();
+		int order = filters.getOrder();
 		checkAfterSecurity(order, beanFactory, classLoader);
 		DegradationFilter filter = new DegradationFilter(decider,
-				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS);
+				filters.getLevelHeader() == DegradationFilterProperties.LevelHeader.ALWAYS);
 		FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
 		registration.setName("degradationFilter");
 		registration.setOrder(order);

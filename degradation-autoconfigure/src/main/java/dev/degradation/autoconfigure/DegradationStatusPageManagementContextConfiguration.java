@@ -45,13 +45,13 @@ public final class DegradationStatusPageManagementContextConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
 		FilterRegistrationBean<StatusPageSlashFilter> degradationStatusPageSlashFilter(
-				DegradationProperties properties, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				DegradationFilterProperties filters, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
 				ObjectProvider<WebEndpointProperties> webEndpoints) {
 			String endpointPath = DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints);
 			FilterRegistrationBean<StatusPageSlashFilter> registration = new FilterRegistrationBean<>(
 					new StatusPageSlashFilter(endpointPath));
 			registration.setName("degradationStatusPageSlashFilter");
-			registration.setOrder(properties.getFilter().getOrder());
+			registration.setOrder(filters.getOrder());
 			registration.addUrlPatterns(endpointPath + "/" + DegradationStatusPage.PAGE + "/");
 			return registration;
 		}
@@ -68,12 +68,12 @@ public final class DegradationStatusPageManagementContextConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
-		StatusPageSlashWebFilter degradationStatusPageSlashFilter(DegradationProperties properties,
+		StatusPageSlashWebFilter degradationStatusPageSlashFilter(DegradationFilterProperties filters,
 				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
 				ObjectProvider<WebEndpointProperties> webEndpoints) {
 			return new StatusPageSlashWebFilter(
 					DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints),
-					properties.getFilter().getOrder());
+					filters.getOrder());
 		}
 
 	}
