@@ -48,6 +48,7 @@ import dev.degradation.monitor.HealthSources;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.monitor.probing.DependencyProbing;
+import dev.degradation.reload.DegradationSwitches;
 import dev.degradation.reload.ManifestLocation;
 import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.RequestDecider;

@@ -30,6 +30,7 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.reactive.DegradationWebFilter;
+import dev.degradation.web.reactive.ReactorNettyVersionCheck;
 
 /**
  * Auto-configuration of graceful degradation in a reactive web application (WebFlux, and Spring

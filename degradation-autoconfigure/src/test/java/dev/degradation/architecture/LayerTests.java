@@ -154,6 +154,25 @@ class LayerTests {
 	}
 
 	@Test
+	void discoveryFeedsTheMonitorAndOnlyTheAutoConfigurationUsesIt() {
+		noClasses().that()
+			.resideInAPackage("dev.degradation.discovery..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.engine..", "dev.degradation.web..", "dev.degradation.client..",
+					"dev.degradation.gateway..", "dev.degradation.actuate..", "dev.degradation.autoconfigure..",
+					"dev.degradation.parts..", "dev.degradation.handler..", "dev.degradation.reload..",
+					"dev.degradation.event..")
+			.check(classes);
+		noClasses().that()
+			.resideOutsideOfPackages("dev.degradation.discovery..", "dev.degradation.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.degradation.discovery..")
+			.check(classes);
+	}
+
+	@Test
 	void theHandlerReadingUsesTheDecisionAndTheManifestAndOnlyTheAutoConfigurationUsesIt() {
 		noClasses().that()
 			.resideInAPackage("dev.degradation.handler..")

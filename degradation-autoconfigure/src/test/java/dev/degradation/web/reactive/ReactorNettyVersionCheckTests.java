@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.web.reactive;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -8,7 +8,8 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import dev.degradation.web.reactive.DegradationWebFilter;
+import dev.degradation.autoconfigure.DegradationAutoConfiguration;
+import dev.degradation.autoconfigure.DegradationReactiveAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

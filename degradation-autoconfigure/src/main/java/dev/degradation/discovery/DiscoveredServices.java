@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.discovery;
 
 import java.net.URI;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import dev.degradation.monitor.ServiceInstances;
  * at a WebFlux gateway), else the {@link ReactiveDiscoveryClient}, waited for on the probe's own
  * thread within a bound. Loaded only when Spring Cloud Commons is on the class path.
  */
-final class DiscoveredServices implements ServiceInstances {
+public final class DiscoveredServices implements ServiceInstances {
 
 	private final @Nullable DiscoveryClient blocking;
 
@@ -34,11 +34,11 @@ final class DiscoveredServices implements ServiceInstances {
 		this.bound = bound;
 	}
 
-	static DiscoveredServices of(DiscoveryClient client) {
+	public static DiscoveredServices of(DiscoveryClient client) {
 		return new DiscoveredServices(client, null, Duration.ZERO);
 	}
 
-	static DiscoveredServices of(ReactiveDiscoveryClient client, Duration bound) {
+	public static DiscoveredServices of(ReactiveDiscoveryClient client, Duration bound) {
 		return new DiscoveredServices(null, client, bound);
 	}
 

@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.web.reactive;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,7 +14,7 @@ import org.springframework.util.ClassUtils;
  * answers many requests at once (fallbacks, refusals), which makes it frequent; see
  * docs/overload.md, "A request without an answer on WebFlux".
  */
-final class ReactorNettyVersionCheck {
+public final class ReactorNettyVersionCheck {
 
 	private static final Log logger = LogFactory.getLog(ReactorNettyVersionCheck.class);
 
@@ -30,7 +30,7 @@ final class ReactorNettyVersionCheck {
 	 * Log the warning if the class loader's Reactor Netty needs it.
 	 * @param classLoader the application's class loader
 	 */
-	static void warnIfAffected(@Nullable ClassLoader classLoader) {
+	public static void warnIfAffected(@Nullable ClassLoader classLoader) {
 		if (!ClassUtils.isPresent(HTTP_SERVER_CLASS, classLoader)) {
 			return;
 		}

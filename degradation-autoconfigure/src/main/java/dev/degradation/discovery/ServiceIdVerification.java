@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.discovery;
 
 import java.net.InetAddress;
 import java.net.URI;

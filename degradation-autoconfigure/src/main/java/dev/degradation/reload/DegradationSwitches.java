@@ -1,4 +1,4 @@
-package dev.degradation.autoconfigure;
+package dev.degradation.reload;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -27,7 +27,10 @@ public class DegradationSwitches {
 
 	private static final Log logger = LogFactory.getLog(DegradationSwitches.class);
 
-	static final String PREFIX = "degradation.switches";
+	/**
+	 * The prefix of the switches' properties.
+	 */
+	public static final String PREFIX = "degradation.switches";
 
 	private final SwitchSignal signal;
 
