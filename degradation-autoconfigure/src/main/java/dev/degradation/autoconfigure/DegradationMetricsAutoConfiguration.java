@@ -58,7 +58,7 @@ public final class DegradationMetricsAutoConfiguration {
 	PressureSampler degradationPressureSampler(PressureSignal signal, DegradationEngine engine,
 			ObjectProvider<MeterRegistry> registry, DegradationProperties properties) {
 		return new PressureSampler(signal, engine, registry.getIfAvailable(SimpleMeterRegistry::new),
-				PressureSampler.Verify.valueOf(properties.getVerify().name()));
+				properties.getVerify());
 	}
 
 	/**
