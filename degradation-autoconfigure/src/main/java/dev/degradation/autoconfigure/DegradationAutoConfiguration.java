@@ -1,6 +1,8 @@
 package dev.degradation.autoconfigure;
 
 import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -41,6 +43,7 @@ import dev.degradation.event.DegradationChangeReporter;
 import dev.degradation.event.DegradationNotifier;
 import dev.degradation.handler.ManifestVerification;
 import dev.degradation.manifest.DegradationManifest;
+import dev.degradation.manifest.HealthSourceKey;
 import dev.degradation.manifest.ShedScope;
 import dev.degradation.monitor.DependencyHealthSource;
 import dev.degradation.monitor.HealthProbe;
@@ -51,8 +54,10 @@ import dev.degradation.monitor.probing.DependencyProbing;
 import dev.degradation.reload.DegradationSwitches;
 import dev.degradation.reload.ManifestLocation;
 import dev.degradation.reload.ManifestReloader;
+import dev.degradation.web.FallbackKinds;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
+import dev.degradation.web.ServedFallbackKind;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -94,16 +99,34 @@ public final class DegradationAutoConfiguration {
 			return ManifestFile.read(resourceLoader, environment);
 		}
 
+		/**
+		 * The built-in fallback kinds with every {@link ServedFallbackKind} bean of the
+		 * application, in bean order: a route may name them in the manifest.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		FallbackKinds degradationFallbackKinds(ObjectProvider<ServedFallbackKind<?>> kinds) {
+			return FallbackKinds.with(kinds.orderedStream().toList());
+		}
+
 		@Bean
 		@ConditionalOnMissingBean
 		DegradationManifest degradationManifest(ObjectProvider<ManifestFile> file, Environment environment,
+				FallbackKinds kinds, ObjectProvider<DependencyHealthSource> sources,
 				ObjectProvider<ActuatorBasePath> actuatorBasePath) {
 			ManifestFile read = file.getIfAvailable();
 			if (read == null) {
 				throw new ManifestNotFoundException(ManifestLocation.of(environment).location());
 			}
-			return ManifestReloader.loader(environment, ActuatorBasePath.of(actuatorBasePath))
+			return ManifestReloader.loader(environment, ActuatorBasePath.of(actuatorBasePath), kinds, healthSourceKeys(sources))
 				.load(read.location().resourceLocation(), read.content());
+		}
+
+		/**
+		 * The keys of the health sources: a dependency may write one to be judged by its source.
+		 */
+		private static List<HealthSourceKey> healthSourceKeys(ObjectProvider<DependencyHealthSource> sources) {
+			return sources.orderedStream().map(DependencyHealthSource::manifestKey).filter(Objects::nonNull).toList();
 		}
 
 		/**
@@ -116,12 +139,13 @@ public final class DegradationAutoConfiguration {
 		ManifestReloader degradationManifestReloader(ResourceLoader resourceLoader, Environment environment,
 				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers,
 				ManifestFile file, ObjectProvider<ManifestVerification> verification,
-				ObjectProvider<ManifestReloader.ReplacementCheck> replacementChecks,
-				ObjectProvider<ActuatorBasePath> actuatorBasePath) {
+				ObjectProvider<ManifestReloader.ReplacementCheck> replacementChecks, FallbackKinds kinds,
+				ObjectProvider<DependencyHealthSource> sources, ObjectProvider<ActuatorBasePath> actuatorBasePath) {
 			ManifestReloader reloader = new ManifestReloader(resourceLoader, environment, engine,
 					decider.getIfAvailable(), staleAnswers, file.location().location(), file.content(),
 					verification::getIfAvailable, () -> ActuatorBasePath.of(actuatorBasePath));
 			reloader.setReplacementChecks(() -> replacementChecks.orderedStream().toList());
+			reloader.setPlugins(kinds, healthSourceKeys(sources));
 			return reloader;
 		}
 
@@ -234,7 +258,8 @@ public final class DegradationAutoConfiguration {
 		 * Every {@link DependencyHealthSource} bean judges the dependencies it supports; the
 		 * first in bean order that supports a dependency probes it, so an application adds a
 		 * source (its own come before the starter's unless ordered otherwise) without replacing
-		 * one. A {@link HealthProbe} bean of the application's replaces them all.
+		 * one. A {@link HealthProbe} bean of the application's replaces them all. A source's
+		 * manifest key is read before the manifest, so sources take the clock, not the engine.
 		 */
 		@Bean
 		@ConditionalOnMissingBean
@@ -247,8 +272,8 @@ public final class DegradationAutoConfiguration {
 		 */
 		@Bean
 		@Order(Ordered.LOWEST_PRECEDENCE)
-		DependencyHealthSource degradationHealthUrlSource(DegradationEngine engine) {
-			return DependencyHealthSource.healthUrl(new HttpHealthProbe(engine.clock()));
+		DependencyHealthSource degradationHealthUrlSource(ObjectProvider<Clock> clock) {
+			return DependencyHealthSource.healthUrl(new HttpHealthProbe(clock.getIfUnique(Clock::systemUTC)));
 		}
 
 		/**
@@ -261,9 +286,9 @@ public final class DegradationAutoConfiguration {
 
 			@Bean
 			@Order(Ordered.LOWEST_PRECEDENCE)
-			HealthIndicatorProbe degradationHealthIndicatorSource(DegradationEngine engine,
+			HealthIndicatorProbe degradationHealthIndicatorSource(ObjectProvider<Clock> clock,
 					ObjectProvider<HealthContributorRegistry> registry) {
-				return new HealthIndicatorProbe(registry::getIfAvailable, engine.clock());
+				return new HealthIndicatorProbe(registry::getIfAvailable, clock.getIfUnique(Clock::systemUTC));
 			}
 
 			@Bean
@@ -306,8 +331,8 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RouteTable degradationRouteTable(DegradationEngine engine, StaleAnswers staleAnswers) {
-			return RouteTable.compile(engine.manifest(), staleAnswers);
+		RouteTable degradationRouteTable(DegradationEngine engine, StaleAnswers staleAnswers, FallbackKinds kinds) {
+			return RouteTable.compile(engine.manifest(), staleAnswers, kinds);
 		}
 
 		@Bean

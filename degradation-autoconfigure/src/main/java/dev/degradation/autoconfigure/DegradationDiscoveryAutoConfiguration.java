@@ -1,5 +1,6 @@
 package dev.degradation.autoconfigure;
 
+import java.time.Clock;
 import java.time.Duration;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -71,8 +72,9 @@ public final class DegradationDiscoveryAutoConfiguration {
 		@Bean
 		@Order(Ordered.LOWEST_PRECEDENCE)
 		@ConditionalOnBean(ServiceInstances.class)
-		ServiceHealthSource degradationServiceHealthSource(ServiceInstances discovery, DegradationEngine engine) {
-			return new ServiceHealthSource(discovery, new HttpHealthProbe(engine.clock()), engine.clock());
+		ServiceHealthSource degradationServiceHealthSource(ServiceInstances discovery, ObjectProvider<Clock> clock) {
+			Clock probeClock = clock.getIfUnique(Clock::systemUTC);
+			return new ServiceHealthSource(discovery, new HttpHealthProbe(probeClock), probeClock);
 		}
 
 	}

@@ -4,27 +4,21 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
 import io.github.resilience4j.timelimiter.TimeLimiter;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.degradation.engine.RequestSimulation;
+import dev.degradation.client.CallTime.CallEnd;
 import dev.degradation.client.DependencyUnavailableException.Reason;
-import dev.degradation.manifest.CallBudget;
+import dev.degradation.engine.RequestSimulation;
 import dev.degradation.manifest.Dependency;
-import dev.degradation.manifest.RetryPolicy;
 
 /**
  * Guards the application's calls to one dependency with its Resilience4j circuit breaker, its
@@ -48,12 +42,14 @@ import dev.degradation.manifest.RetryPolicy;
  * interruption is never counted as a failure, and neither is a time-out that the caller's own
  * deadline set (an attempt left less than the dependency's time limit by the request's deadline):
  * the dependency was not given its time.
+ *
+ * <p>The guard holds the loop of a call's attempts; each job it asks of others is in one place:
+ * the deadline arithmetic in {@link CallTime}, the retry's settings and waits in
+ * {@link GuardRetries}, where an attempt runs in {@link AttemptPlacement}, what the breaker and the
+ * time limiter are told in {@link AttemptRecorder}, and which failure is a time-out in
+ * {@link CallFailures}.
  */
 public final class DependencyGuard {
-
-	private static final Log logger = LogFactory.getLog(DependencyGuard.class);
-
-	private static final Duration MAX_ANSWER_RESERVE = Duration.ofMillis(20);
 
 	private final Dependency dependency;
 
@@ -69,6 +65,12 @@ public final class DependencyGuard {
 
 	private final Sleeper sleeper;
 
+	private final CallTime time;
+
+	private final GuardRetries retries;
+
+	private final AttemptRecorder records;
+
 	DependencyGuard(Dependency dependency, CircuitBreaker breaker, TimeLimiter timeLimiter, Retry retry,
 			GuardExecutor executor, Clock clock, Sleeper sleeper) {
 		this.dependency = dependency;
@@ -78,6 +80,9 @@ public final class DependencyGuard {
 		this.executor = executor;
 		this.clock = clock;
 		this.sleeper = sleeper;
+		this.time = new CallTime(dependency.calls(), clock);
+		this.retries = new GuardRetries(this.time, sleeper);
+		this.records = new AttemptRecorder(dependency.name(), breaker, timeLimiter);
 	}
 
 	/**
@@ -177,17 +182,16 @@ public final class DependencyGuard {
 	 */
 	<T> T attempt(@Nullable String method, Attempt<T> call, Function<T, CallOutcome> classifier,
 			Consumer<T> discard, AttemptPlacement placement) {
-		CallBudget budget = this.dependency.calls();
 		CallEnd callEnd = end(method, CallDeadline.current());
 		Instant end = callEnd.at();
 		Retry.AsyncContext<CallOutcome> retrying = retries(method) ? this.retry.asyncContext() : null;
 		for (;;) {
-			Duration left = timeLeft(end);
+			Duration left = this.time.timeLeft(end);
 			if (left.isNegative() || left.isZero()) {
 				throw new DependencyUnavailableException(name(), Reason.TIMEOUT,
 						"no time left of its budget or deadline", null);
 			}
-			Duration limit = min(budget.timeout(), left);
+			Duration limit = this.time.attemptLimit(left);
 			if (!this.breaker.tryAcquirePermission()) {
 				throw new DependencyUnavailableException(name(), Reason.BREAKER_OPEN,
 						"circuit breaker " + this.breaker.getState(), null);
@@ -195,36 +199,36 @@ public final class DependencyGuard {
 			long started = this.breaker.getCurrentTimestamp();
 			T answer;
 			try {
-				answer = once(call, limit, placement);
+				answer = placement.run(call, limit, this.executor, name());
 			}
 			catch (TimeoutException ex) {
-				throw timedOut(started, limit, ex, cutShortByCaller(callEnd, limit));
+				throw this.records.timedOut(started, limit, ex, this.time.cutShortByCaller(callEnd, limit));
 			}
 			catch (RejectedExecutionException ex) {
 				// Not the dependency's doing: no evidence for its breaker.
-				this.breaker.releasePermission();
+				this.records.notAttempted();
 				throw new DependencyUnavailableException(name(), Reason.EXECUTOR_FULL,
 						"no thread free for the call (" + this.executor.maxCalls() + " guarded calls running)", ex);
 			}
 			catch (InterruptedException ex) {
-				throw cancelled();
+				throw this.records.cancelled();
 			}
 			catch (ExecutionException ex) {
 				Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 				if (isTimeout(cause)) {
-					throw timedOut(started, limit, cause, cutShortByCaller(callEnd, limit));
+					throw this.records.timedOut(started, limit, cause, this.time.cutShortByCaller(callEnd, limit));
 				}
-				recordFailure(started, cause);
-				if (retrying != null && waitBeforeRetry(retrying.onError(cause), end)) {
+				this.records.failure(started, cause);
+				if (retrying != null && this.retries.waitBeforeRetry(retrying.onError(cause), end, name())) {
 					continue;
 				}
 				throw new DependencyUnavailableException(name(), Reason.FAILED, String.valueOf(cause.getMessage()),
 						cause);
 			}
 			CallOutcome outcome = classifier.apply(answer);
-			recordAnswer(started, new JudgedAnswer<>(answer, outcome));
+			this.records.answer(started, new JudgedAnswer<>(answer, outcome));
 			if (retrying != null) {
-				if (waitBeforeRetry(retrying.onResult(outcome), end)) {
+				if (this.retries.waitBeforeRetry(retrying.onResult(outcome), end, name())) {
 					discard.accept(answer);
 					continue;
 				}
@@ -232,28 +236,6 @@ public final class DependencyGuard {
 			}
 			return answer;
 		}
-	}
-
-	/**
-	 * Tell the breaker of an answer as Resilience4j's operators do, by
-	 * {@link CircuitBreaker#onResult}: its {@code recordResult} predicate counts a judged failure
-	 * (a 5xx) as an error, any other answer as a success. The time limiter hears of an attempt
-	 * that ended in time.
-	 * @param started when the attempt began, by the breaker's monotonic timestamp (as its operators measure)
-	 */
-	private void recordAnswer(long started, JudgedAnswer<?> judged) {
-		this.breaker.onResult(this.breaker.getCurrentTimestamp() - started, this.breaker.getTimestampUnit(), judged);
-		recordTime(null);
-	}
-
-	/**
-	 * Tell the breaker and the time limiter of an attempt that got no answer. The breaker
-	 * ignores a {@link CallerDeadlineExceededException} (and releases the permission).
-	 * @param started when the attempt began, by the breaker's monotonic timestamp (as its operators measure)
-	 */
-	private void recordFailure(long started, Throwable failure) {
-		this.breaker.onError(this.breaker.getCurrentTimestamp() - started, this.breaker.getTimestampUnit(), failure);
-		recordTime(failure);
 	}
 
 	/**
@@ -265,86 +247,7 @@ public final class DependencyGuard {
 	 * an answer in time
 	 */
 	public void recordTime(@Nullable Throwable failure) {
-		if (failure == null) {
-			this.timeLimiter.onSuccess();
-		}
-		else {
-			this.timeLimiter.onError(failure);
-		}
-	}
-
-	/**
-	 * Make one attempt: on the caller's thread when its client is known to enforce the limit,
-	 * else on the executor.
-	 */
-	private <T> T once(Attempt<T> call, Duration limit, AttemptPlacement placement)
-			throws TimeoutException, InterruptedException, ExecutionException {
-		if (!placement.onCallerThread()) {
-			return this.executor.run(() -> limited(call, limit, placement), limit);
-		}
-		try {
-			return limited(call, limit, placement);
-		}
-		catch (Exception ex) {
-			if (Thread.currentThread().isInterrupted()) {
-				throw new InterruptedException("Caller interrupted");
-			}
-			throw new ExecutionException(ex);
-		}
-	}
-
-	private <T> T limited(Attempt<T> call, Duration limit, AttemptPlacement placement) throws Exception {
-		try (AttemptLimit attempt = AttemptLimit.begin(limit, () -> placement.learn(true, name(), true))) {
-			boolean sent = false;
-			try {
-				T answer = call.call(limit);
-				sent = true;
-				return answer;
-			}
-			catch (java.io.IOException | java.io.UncheckedIOException ex) {
-				// The request went out (or tried to): what the client did with the limit is known.
-				sent = true;
-				throw ex;
-			}
-			finally {
-				placement.learn(attempt.claimed(), name(), sent);
-			}
-		}
-	}
-
-	private DependencyUnavailableException timedOut(long started, Duration limit, Throwable timeout,
-			boolean byCaller) {
-		Throwable failure = byCaller ? new CallerDeadlineExceededException(limit.toMillis(), timeout) : timeout;
-		recordFailure(started, failure);
-		return new DependencyUnavailableException(name(), Reason.TIMEOUT,
-				byCaller ? failure.getMessage() : "no answer within " + limit.toMillis() + " ms", failure);
-	}
-
-	private CancellationException cancelled() {
-		// The caller gave up: no evidence about the dependency.
-		this.breaker.releasePermission();
-		Thread.currentThread().interrupt();
-		return new CancellationException("Call to '" + name() + "' cancelled by its caller");
-	}
-
-	/**
-	 * Wait what the retry asked for before the next attempt, unless it asked for none or the
-	 * wait would end past the budget (then the caller gets the answer it has).
-	 * @param wait the wait in milliseconds, negative for no further attempt
-	 * @return whether to try again
-	 */
-	private boolean waitBeforeRetry(long wait, Instant end) {
-		if (!mayWait(wait, end)) {
-			return false;
-		}
-		try {
-			this.sleeper.sleep(Duration.ofMillis(wait));
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new CancellationException("Call to '" + name() + "' cancelled by its caller");
-		}
+		this.records.time(failure);
 	}
 
 	/**
@@ -362,86 +265,15 @@ public final class DependencyGuard {
 	 * @param deadline the request's deadline, or {@code null}
 	 */
 	CallEnd end(@Nullable String method, @Nullable Instant deadline) {
-		CallBudget budget = this.dependency.calls();
-		Instant start = this.clock.instant();
-		Instant end = start.plus(retries(method) ? budget.retry().budget() : budget.timeout());
-		boolean callers = deadline != null && deadline.isBefore(end);
-		if (callers) {
-			end = deadline;
-		}
-		if (end.isAfter(start)) {
-			end = end.minus(answerReserve(Duration.between(start, end)));
-		}
-		return new CallEnd(end, callers);
+		return this.time.end(retries(method), deadline);
 	}
 
 	/**
-	 * Return whether an attempt that timed out with a limit was cut short by its caller: the
-	 * request's deadline ends the call, and left the attempt less than the dependency's time
-	 * limit. Such a time-out says nothing of the dependency, which was not given its time.
-	 * @param end the call's end
-	 * @param limit the attempt's time limit
+	 * Return the deadline arithmetic of this guard's calls, for a client that runs its attempts
+	 * itself (the {@code WebClient} filter).
 	 */
-	boolean cutShortByCaller(CallEnd end, Duration limit) {
-		return end.callers() && limit.compareTo(this.dependency.calls().timeout()) < 0;
-	}
-
-	/**
-	 * Return the time left until a call's {@linkplain #end end}: zero or less when it has passed.
-	 */
-	Duration timeLeft(Instant end) {
-		return Duration.between(this.clock.instant(), end);
-	}
-
-	/**
-	 * Return whether a wait the retry asked for may begin: it asked for one (not a negative
-	 * number), and it would end before the call's {@linkplain #end end}.
-	 * @param wait the wait in milliseconds, negative for no further attempt
-	 */
-	boolean mayWait(long wait, Instant end) {
-		return wait >= 0 && this.clock.instant().plusMillis(wait).isBefore(end);
-	}
-
-	/**
-	 * The Resilience4j retry settings of a policy: its attempts, which answers and failures are
-	 * retried, and the wait before each retry (the server's {@code Retry-After} capped, else the
-	 * backoff). The budget is the guard's.
-	 */
-	static RetryConfig retryConfig(RetryPolicy policy) {
-		return RetryConfig.<CallOutcome>custom()
-			.maxAttempts(policy.maxAttempts())
-			.retryOnResult(CallOutcome::retryable)
-			.retryOnException(DependencyGuard::isConnectionError)
-			.intervalBiFunction((attempt, answer) -> {
-				Duration retryAfter = answer.isRight() ? answer.get().retryAfter() : null;
-				Duration wait = (retryAfter != null) ? min(retryAfter, policy.maxRetryAfter())
-						: backoff(attempt, policy);
-				return wait.toMillis();
-			})
-			.build();
-	}
-
-	/**
-	 * Exponential from {@code backoff_ms}, with full jitter between half and all of it, so that
-	 * callers that failed together do not retry together.
-	 */
-	private static Duration backoff(int attempt, RetryPolicy policy) {
-		long base = policy.backoff().toMillis() << Math.min(Math.max(attempt, 1) - 1, 20);
-		long jittered = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
-		return Duration.ofMillis(jittered);
-	}
-
-	private static boolean isConnectionError(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof java.net.ConnectException || cause instanceof java.net.NoRouteToHostException
-					|| cause instanceof java.net.UnknownHostException) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
+	CallTime time() {
+		return this.time;
 	}
 
 	/**
@@ -454,34 +286,11 @@ public final class DependencyGuard {
 	 * @return whether it is a time-out
 	 */
 	public static boolean isTimeout(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof TimeoutException
-					|| cause instanceof java.io.InterruptedIOException) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
-	}
-
-	/**
-	 * The part of a call's time kept for the answer the caller still has to give once the call
-	 * gave up (its fallback, its error): 2 % of it, at most 20 ms. Without it a call that times
-	 * out made its caller's answer overrun the declared timeout by that much.
-	 */
-	static Duration answerReserve(Duration total) {
-		Duration share = total.dividedBy(50);
-		return (share.compareTo(MAX_ANSWER_RESERVE) <= 0) ? share : MAX_ANSWER_RESERVE;
+		return CallFailures.isTimeout(failure);
 	}
 
 	private String name() {
 		return this.dependency.name();
-	}
-
-	private static Duration min(Duration a, Duration b) {
-		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
 	/**
@@ -506,98 +315,6 @@ public final class DependencyGuard {
 		Sleeper THREAD = (wait) -> Thread.sleep(wait.toMillis());
 
 		void sleep(Duration wait) throws InterruptedException;
-
-	}
-
-	/**
-	 * Where the attempts of the calls through one HTTP client run. A client is known to enforce
-	 * the limit once an attempt's {@link AttemptLimit} was claimed; from then on its attempts run
-	 * on the caller's thread. Should an attempt on the caller's thread go unclaimed (the client
-	 * was replaced), the next ones run on the executor again.
-	 */
-	static final class AttemptPlacement {
-
-		/** Always on the executor: code that no client hook sees. */
-		static final AttemptPlacement THREAD = new AttemptPlacement(false, (dependency) -> {
-		});
-
-		private final boolean learns;
-
-		private final Consumer<String> unbounded;
-
-		private volatile boolean callerThread;
-
-		private volatile boolean toldUnbounded;
-
-		private AttemptPlacement(boolean learns, Consumer<String> unbounded) {
-			this.learns = learns;
-			this.unbounded = unbounded;
-		}
-
-		/**
-		 * Return a placement that starts on the executor and learns from its client.
-		 * @return a new placement
-		 */
-		static AttemptPlacement learning() {
-			return learning((dependency) -> {
-			});
-		}
-
-		/**
-		 * Return a placement that starts on the executor, learns from its client, and says so
-		 * the first time an attempt of its ended without its client enforcing the limit.
-		 * @param unbounded told the dependency of that attempt, once
-		 * @return a new placement
-		 */
-		static AttemptPlacement learning(Consumer<String> unbounded) {
-			return new AttemptPlacement(true, unbounded);
-		}
-
-		boolean onCallerThread() {
-			return this.callerThread;
-		}
-
-		/**
-		 * Learn from an attempt whether its client enforces the limit.
-		 * @param claimed whether the client claimed the attempt's limit
-		 * @param dependency the dependency called
-		 * @param sent whether the attempt got as far as the client's I/O (an answer or an I/O
-		 * failure), so that an unclaimed limit says something of the client, not of code before
-		 * it that failed (a load balancer without an instance)
-		 */
-		void learn(boolean claimed, String dependency, boolean sent) {
-			if (!this.learns || (!claimed && !sent)) {
-				return;
-			}
-			if (!claimed && !this.callerThread && !this.toldUnbounded) {
-				this.toldUnbounded = true;
-				this.unbounded.accept(dependency);
-			}
-			if (claimed == this.callerThread) {
-				return;
-			}
-			this.callerThread = claimed;
-			if (claimed) {
-				logger.debug("The HTTP client of calls to '" + dependency
-						+ "' enforces their time limit: they run on their caller's thread");
-			}
-			else {
-				logger.warn("The HTTP client of calls to '" + dependency + "' did not enforce their time limit "
-						+ "(a request factory without the starter's per-request timeout?): they run on the "
-						+ "guards' bounded executor again");
-			}
-		}
-
-	}
-
-	/**
-	 * When a call must have its answer.
-	 *
-	 * @param at the instant
-	 * @param callers whether the request's deadline set it, before the dependency's own time
-	 * limit or budget would have
-	 */
-	record CallEnd(Instant at, boolean callers) {
 
 	}
 

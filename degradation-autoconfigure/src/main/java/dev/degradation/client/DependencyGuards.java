@@ -216,7 +216,7 @@ public final class DependencyGuards implements AutoCloseable {
 		else {
 			timeLimiter = this.timeLimiters.timeLimiter(name, timeLimit);
 		}
-		RetryConfig retryConfig = DependencyGuard.retryConfig(dependency.calls().retry());
+		RetryConfig retryConfig = GuardRetries.config(dependency.calls().retry());
 		Retry retry;
 		if (this.retries.find(name).isPresent()) {
 			retry = Retry.of(name, retryConfig, this.retries.getTags());

@@ -144,31 +144,33 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 
 		private final ExchangeFunction next;
 
-		private final DependencyGuard.CallEnd callEnd;
+		private final CallTime time;
+
+		private final CallTime.CallEnd callEnd;
 
 		private final Instant end;
 
 		private final Retry.@Nullable AsyncContext<CallOutcome> retrying;
 
 		GuardedExchange(DependencyGuard guard, ClientRequest request, @Nullable String priority, ExchangeFunction next,
-				DependencyGuard.CallEnd end) {
+				CallTime.CallEnd end) {
 			this.guard = guard;
 			this.request = request;
 			this.priority = priority;
 			this.next = next;
+			this.time = guard.time();
 			this.callEnd = end;
 			this.end = end.at();
 			this.retrying = guard.retries(request.method().name()) ? guard.retry().asyncContext() : null;
 		}
 
 		Mono<ClientResponse> attempt() {
-			Duration left = this.guard.timeLeft(this.end);
+			Duration left = this.time.timeLeft(this.end);
 			if (left.isNegative() || left.isZero()) {
 				return Mono.error(new DependencyUnavailableException(name(), Reason.TIMEOUT,
 						"no time left of its budget or deadline", null));
 			}
-			Duration timeout = this.guard.dependency().calls().timeout();
-			Duration limit = (timeout.compareTo(left) <= 0) ? timeout : left;
+			Duration limit = this.time.attemptLimit(left);
 			// One copy of the request per attempt carries both what is passed on: the time the
 			// attempt may take, and the priority of the request it is made for.
 			ClientRequest attempt = ClientRequest.from(this.request).headers((headers) -> {
@@ -178,7 +180,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 					headers.set(priorityHeader, this.priority);
 				}
 			}).build();
-			boolean byCaller = this.guard.cutShortByCaller(this.callEnd, limit);
+			boolean byCaller = this.time.cutShortByCaller(this.callEnd, limit);
 			// The time-out comes before the breaker's operator, which records how the attempt
 			// ended: an answer (judged by the breaker's result predicate) or a failure; a time-out
 			// that the caller's deadline set reaches it as the failure every breaker ignores.
@@ -204,7 +206,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			this.guard.recordTime(null);
 			if (this.retrying != null) {
 				long wait = this.retrying.onResult(judged.outcome());
-				if (this.guard.mayWait(wait, this.end)) {
+				if (this.time.mayWait(wait, this.end)) {
 					return judged.answer()
 						.releaseBody()
 						.onErrorResume((ex) -> Mono.empty())
@@ -233,7 +235,7 @@ public class GuardingExchangeFilter implements ExchangeFilterFunction {
 			}
 			if (this.retrying != null) {
 				long wait = this.retrying.onError(cause);
-				if (this.guard.mayWait(wait, this.end)) {
+				if (this.time.mayWait(wait, this.end)) {
 					return Mono.delay(Duration.ofMillis(wait)).then(Mono.defer(this::attempt));
 				}
 			}

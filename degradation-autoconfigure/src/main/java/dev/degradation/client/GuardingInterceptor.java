@@ -53,7 +53,7 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 
 	private final @Nullable String priorityHeader;
 
-	private final DependencyGuard.AttemptPlacement placement;
+	private final AttemptPlacement placement;
 
 	/**
 	 * Create an interceptor.
@@ -97,7 +97,7 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 		this.deadlineHeader = deadlineHeader;
 		this.clock = clock;
 		this.priorityHeader = priorityHeader;
-		this.placement = DependencyGuard.AttemptPlacement.learning(unbounded);
+		this.placement = AttemptPlacement.learning(unbounded);
 	}
 
 	@Override

@@ -4,12 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,8 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.manifest.DegradationManifest;
-import dev.degradation.manifest.Route;
-import dev.degradation.manifest.Tier;
 import dev.degradation.monitor.BreakerState;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.monitor.DependencyStateChange;
@@ -37,6 +32,10 @@ import dev.degradation.monitor.ProbeResult;
  * readers get the current state with one volatile read. Listeners are told of every change in
  * order, after the engine's lock is released, on the executor given to the constructor (a
  * listener that throws is logged and ignored).
+ *
+ * <p>The engine holds the lock, the current state and the inputs' entry points; how the signals'
+ * demands combine into a state is {@link SignalCombiner}'s, and what a change tells the listeners
+ * is {@link Notifications}'.
  */
 public final class DegradationEngine {
 
@@ -48,11 +47,10 @@ public final class DegradationEngine {
 
 	private final List<ShedSignal> signals;
 
-	/** The kind of each signal, in the order of {@link #signals}. */
-	private final List<String> kinds;
+	private final SignalCombiner combiner;
 
 	/** What the engine knows of its manifest; replaced whole, under the lock, on a reload. */
-	private volatile Layout layout;
+	private volatile ManifestLayout layout;
 
 	private final List<DegradationListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -91,23 +89,9 @@ public final class DegradationEngine {
 		all.add(this.dependencies);
 		all.add(this.simulation);
 		all.addAll(signals);
-		Set<String> names = new HashSet<>();
-		List<String> kinds = new ArrayList<>();
-		for (ShedSignal signal : all) {
-			if (!names.add(signal.name())) {
-				throw new IllegalArgumentException("Two shed signals are named '" + signal.name() + "'");
-			}
-			String kind = signal.kind();
-			if (kind == null || !kind.matches(ShedSignal.KIND_PATTERN)) {
-				throw new IllegalArgumentException("The kind of shed signal '" + signal.name()
-						+ "' must be a short lowercase token (" + ShedSignal.KIND_PATTERN + "), such as 'maintenance', but was "
-						+ ((kind != null) ? "'" + kind + "'" : "null"));
-			}
-			kinds.add(kind);
-		}
-		this.signals = List.copyOf(all);
-		this.kinds = List.copyOf(kinds);
-		this.layout = new Layout(manifest, this.kinds);
+		this.combiner = new SignalCombiner(all, this.simulation);
+		this.signals = this.combiner.signals();
+		this.layout = new ManifestLayout(manifest, this.combiner.kinds());
 		this.notifications = new Notifications(this.listeners, notifier);
 		this.state = new DegradationState(0, 0, Simulation.OFF, List.of(), clock.instant(), "started", Map.of(),
 				new String[this.layout.routes.size()], new String[this.layout.routes.size()], false,
@@ -200,7 +184,7 @@ public final class DegradationEngine {
 		change(() -> {
 			DependencyStateChange change = this.dependencies.record(dependency, result);
 			this.notifications.add((listener) -> listener.probed(dependency, result));
-			dependencyChanged(change);
+			this.notifications.dependencyChanged(change);
 		});
 	}
 
@@ -214,7 +198,7 @@ public final class DegradationEngine {
 	 */
 	public void recordBreaker(String dependency, BreakerState state) {
 		change(() -> {
-			dependencyChanged(this.dependencies.recordBreaker(dependency, state));
+			this.notifications.dependencyChanged(this.dependencies.recordBreaker(dependency, state));
 		});
 	}
 
@@ -241,7 +225,7 @@ public final class DegradationEngine {
 	 */
 	public DependencyStatus forceDependency(String dependency, DependencyState forced, String by) {
 		change(() -> {
-			dependencyChanged(this.dependencies.force(dependency, forced, by));
+			this.notifications.dependencyChanged(this.dependencies.force(dependency, forced, by));
 		});
 		return this.dependencies.status(dependency);
 	}
@@ -254,7 +238,7 @@ public final class DegradationEngine {
 	 */
 	public DependencyStatus releaseDependency(String dependency) {
 		change(() -> {
-			dependencyChanged(this.dependencies.release(dependency));
+			this.notifications.dependencyChanged(this.dependencies.release(dependency));
 		});
 		return this.dependencies.status(dependency);
 	}
@@ -338,7 +322,7 @@ public final class DegradationEngine {
 		DegradationManifest[] previous = new DegradationManifest[1];
 		DegradationState after = change(() -> {
 			previous[0] = this.layout.manifest;
-			this.layout = new Layout(manifest, this.kinds);
+			this.layout = new ManifestLayout(manifest, this.combiner.kinds());
 			this.signals.forEach((signal) -> signal.manifestChanged(manifest));
 			ManifestReplaced replaced = new ManifestReplaced(previous[0], manifest, this.clock.instant());
 			this.notifications.add((listener) -> listener.manifestReplaced(replaced));
@@ -367,165 +351,19 @@ public final class DegradationEngine {
 	/** Called under the lock. */
 	private DegradationState derive() {
 		for (DependencyStateChange change : this.dependencies.refresh()) {
-			dependencyChanged(change);
+			this.notifications.dependencyChanged(change);
 		}
 		Instant now = this.clock.instant();
-		Map<String, ShedDemand> demands = new LinkedHashMap<>();
-		// The kind of each demand's signal, so that a route is counted under the signal that
-		// shed it, never under a kind guessed from its cause.
-		Map<String, String> kinds = new LinkedHashMap<>();
-		for (int i = 0; i < this.signals.size(); i++) {
-			ShedSignal signal = this.signals.get(i);
-			ShedDemand demand = signal.demand(now);
-			if (!demand.isEmpty()) {
-				demands.put(signal.name(), demand);
-				kinds.put(signal.name(), this.kinds.get(i));
-			}
-		}
-		int computed = 0;
-		String computedCause = "";
-		String computedReason = "";
-		String computedBy = null;
-		ShedDemand exact = null;
-		String exactBy = null;
-		for (Map.Entry<String, ShedDemand> entry : demands.entrySet()) {
-			ShedDemand demand = entry.getValue();
-			if (demand.exact()) {
-				if (exact == null || demand.level() > exact.level()) {
-					exact = demand;
-					exactBy = entry.getKey();
-				}
-			}
-			else if (demand.level() > computed) {
-				computed = demand.level();
-				computedCause = demand.levelCause();
-				computedReason = demand.reason();
-				computedBy = entry.getKey();
-			}
-		}
-		int level = (exact != null) ? exact.level() : computed;
-		String levelCause = (exact != null) ? exact.levelCause() : computedCause;
-		String levelBy = (exact != null) ? exactBy : computedBy;
-		String levelKind = (levelBy != null) ? kinds.get(levelBy) : null;
-		Layout layout = this.layout;
-		String[] causes = new String[layout.routes.size()];
-		String[] shedKinds = new String[causes.length];
-		boolean shedsAnything = false;
-		for (int route = 0; route < causes.length; route++) {
-			if (layout.priorities[route] <= level) {
-				causes[route] = levelCause;
-				shedKinds[route] = levelKind;
-			}
-		}
-		for (Map.Entry<String, ShedDemand> demand : demands.entrySet()) {
-			for (Map.Entry<Integer, String> entry : demand.getValue().routes().entrySet()) {
-				int route = entry.getKey();
-				if (route >= 0 && route < causes.length && causes[route] == null) {
-					causes[route] = entry.getValue();
-					shedKinds[route] = kinds.get(demand.getKey());
-				}
-			}
-		}
-		for (String cause : causes) {
-			shedsAnything |= (cause != null);
-		}
 		DegradationState previous = this.state;
-		boolean levelChanged = previous.level() != level;
-		String reason = levelChanged ? levelReason(previous, exact, computed, computedReason) : previous.reason();
-		DegradationState next = new DegradationState(level, computed, this.simulation.simulation(),
-				shedTiers(level), levelChanged ? now : previous.changedAt(), reason, demands, causes, shedKinds,
-				shedsAnything,
-				layout.manifest, layout.fallbackCounts);
-		if (previous.manifest() == next.manifest() && !levelChanged && next.shedsSameRoutes(previous)
-				&& next.demands().equals(previous.demands())
-				&& next.simulation().equals(previous.simulation()) && next.computedLevel() == previous.computedLevel()) {
-			return previous;
-		}
-		this.state = next;
-		if (levelChanged) {
-			this.levelChanges.incrementAndGet();
-			LevelChange change = new LevelChange(previous.level(), level, next.shedTiers(), reason, now);
-			this.notifications.add((listener) -> listener.levelChanged(change));
-		}
-		if (previous.manifest() == next.manifest() && !next.shedsSameRoutes(previous)) {
-			ShedChange change = shedChange(previous, next, now);
-			this.notifications.add((listener) -> listener.shedChanged(change));
+		DegradationState next = this.combiner.next(previous, this.layout, now);
+		if (next != previous) {
+			this.state = next;
+			if (next.level() != previous.level()) {
+				this.levelChanges.incrementAndGet();
+			}
+			this.notifications.stateChanged(previous, next, this.layout.routes, now);
 		}
 		return next;
-	}
-
-	private static String levelReason(DegradationState previous, @Nullable ShedDemand exact, int computed,
-			String computedReason) {
-		if (exact != null) {
-			return exact.reason();
-		}
-		if (previous.simulation().enabled()) {
-			return "simulation off, computed level " + computed + " applies";
-		}
-		return computed > 0 || !computedReason.isEmpty() ? computedReason
-				: "nothing demands a level" + (previous.level() > 0 ? " any more" : "");
-	}
-
-	private ShedChange shedChange(DegradationState previous, DegradationState next, Instant now) {
-		List<String> shed = new ArrayList<>();
-		List<String> restored = new ArrayList<>();
-		List<Route> routes = this.layout.routes;
-		for (int route = 0; route < routes.size(); route++) {
-			String before = previous.shedCause(route);
-			String after = next.shedCause(route);
-			if (after != null && !after.equals(before)) {
-				shed.add(routes.get(route) + " (" + after + ")");
-			}
-			else if (after == null && before != null) {
-				restored.add(routes.get(route).toString());
-			}
-		}
-		return new ShedChange(shed, restored, now);
-	}
-
-	private void dependencyChanged(@Nullable DependencyStateChange change) {
-		if (change != null) {
-			this.notifications.add((listener) -> listener.dependencyChanged(change));
-		}
-	}
-
-	private List<String> shedTiers(int level) {
-		List<String> names = new ArrayList<>();
-		for (Tier tier : this.layout.manifest.tiers()) {
-			if (tier.priority() <= level) {
-				names.add(tier.name());
-			}
-		}
-		return names;
-	}
-
-	/**
-	 * The manifest with what the engine derives from it once: its routes in shed order, each
-	 * route's tier priority, and the routes' fallback counts.
-	 */
-	private static final class Layout {
-
-		private final DegradationManifest manifest;
-
-		private final List<Route> routes;
-
-		private final int[] priorities;
-
-		private final FallbackCounts fallbackCounts;
-
-		Layout(DegradationManifest manifest, List<String> kinds) {
-			this.manifest = manifest;
-			this.routes = manifest.routes();
-			this.priorities = new int[this.routes.size()];
-			int index = 0;
-			for (Tier tier : manifest.tiers()) {
-				for (int i = 0; i < tier.routes().size(); i++) {
-					this.priorities[index++] = tier.priority();
-				}
-			}
-			this.fallbackCounts = new FallbackCounts(this.routes.size(), kinds);
-		}
-
 	}
 
 }

@@ -3,8 +3,11 @@ package dev.degradation.manifest;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -27,8 +30,21 @@ final class DependenciesReader {
 
 	private final ValueReader values;
 
-	DependenciesReader(ValueReader values) {
+	private final List<HealthSourceKey> sourceKeys;
+
+	private final Set<String> keys;
+
+	/**
+	 * Create a reader of the dependencies.
+	 * @param sourceKeys the keys of the application's health sources, each a judge of the
+	 * dependency as {@code health_url} is
+	 */
+	DependenciesReader(ValueReader values, List<HealthSourceKey> sourceKeys) {
 		this.values = values;
+		this.sourceKeys = List.copyOf(sourceKeys);
+		Set<String> keys = new LinkedHashSet<>(KEYS);
+		sourceKeys.forEach((key) -> keys.add(key.name()));
+		this.keys = Set.copyOf(keys);
 	}
 
 	/**
@@ -51,21 +67,24 @@ final class DependenciesReader {
 				result.add(new DeclaredDependency(entry.key(), null, null));
 				continue;
 			}
-			this.values.checkKeys(dependency, path, KEYS);
+			this.values.checkKeys(dependency, path, this.keys);
+			Map<String, String> sourceKeys = new LinkedHashMap<>();
+			boolean sourceKeysUsable = readSourceKeys(dependency, path, sourceKeys);
 			boolean judged = dependency.entries().containsKey(HEALTH_URL)
-					|| dependency.entries().containsKey(HEALTH_INDICATOR);
+					|| dependency.entries().containsKey(HEALTH_INDICATOR) || sourceKeysWritten(dependency) > 0;
 			boolean called = dependency.entries().containsKey(BASE_URL);
 			URI healthUrl = (judged || !called) ? readUrl(dependency, path, HEALTH_URL, true) : null;
 			Setting<String> healthIndicator = this.values.text(dependency, path, HEALTH_INDICATOR);
 			URI baseUrl = called ? readUrl(dependency, path, BASE_URL, false) : null;
-			boolean usable = checkJudge(dependency, path, healthUrl, healthIndicator, called, baseUrl);
+			boolean usable = checkJudge(dependency, path, healthUrl, healthIndicator, called, baseUrl)
+					&& checkOneJudge(dependency, path) && sourceKeysUsable;
 			HealthCheckSettings healthCheck = HealthCheckSettings.read(this.values, dependency, path);
 			HealthCheck effective = healthCheck.healthCheck(defaults);
 			CallBudget calls = CallSettings.read(this.values, dependency, path)
 				.over(defaultCalls)
 				.budget(effective.timeout());
 			Dependency declared = usable ? new Dependency(entry.key(), healthUrl, effective, entry.keyPosition(),
-					healthIndicator.value(), baseUrl, calls) : null;
+					healthIndicator.value(), baseUrl, calls, sourceKeys) : null;
 			result.add(new DeclaredDependency(entry.key(), healthCheck, declared));
 		}
 		return result;
@@ -84,7 +103,7 @@ final class DependenciesReader {
 						+ HEALTH_URL + "' or by '" + HEALTH_INDICATOR + "', not both; remove one of them");
 			return false;
 		}
-		if (urlEntry == null && !healthIndicator.written() && !called) {
+		if (urlEntry == null && !healthIndicator.written() && !called && sourceKeysWritten(dependency) == 0) {
 			// readUrl has reported the missing health_url.
 			return false;
 		}
@@ -94,15 +113,65 @@ final class DependenciesReader {
 		return urlUsable && indicatorUsable && baseUsable;
 	}
 
+	/**
+	 * Read the keys of the application's health sources that the dependency writes.
+	 * @return whether every one written has a usable value
+	 */
+	private boolean readSourceKeys(YamlNode.Mapping dependency, String path, Map<String, String> read) {
+		boolean usable = true;
+		for (HealthSourceKey key : this.sourceKeys) {
+			Setting<String> value = this.values.text(dependency, path, key.name());
+			if (value.written()) {
+				if (value.value() != null) {
+					read.put(key.name(), value.value());
+				}
+				else {
+					usable = false;
+				}
+			}
+		}
+		return usable;
+	}
+
+	private int sourceKeysWritten(YamlNode.Mapping dependency) {
+		return (int) this.sourceKeys.stream().filter((key) -> dependency.entries().containsKey(key.name())).count();
+	}
+
+	/**
+	 * Check that a key of a health source is the dependency's only judge: two judges would leave
+	 * the order of the sources to decide which one counts. Both {@code health_url} and
+	 * {@code health_indicator} are {@link #checkJudge}'s.
+	 */
+	private boolean checkOneJudge(YamlNode.Mapping dependency, String path) {
+		List<String> judges = new ArrayList<>();
+		for (String key : List.of(HEALTH_URL, HEALTH_INDICATOR)) {
+			if (dependency.entries().containsKey(key)) {
+				judges.add(key);
+			}
+		}
+		this.sourceKeys.stream()
+			.map(HealthSourceKey::name)
+			.filter((key) -> dependency.entries().containsKey(key))
+			.forEach(judges::add);
+		if (judges.size() < 2 || sourceKeysWritten(dependency) == 0) {
+			return true;
+		}
+		YamlNode.Entry last = dependency.entries().get(judges.get(judges.size() - 1));
+		this.values.problems()
+			.add(last.keyPosition(), path + "." + last.key(), "a dependency is judged by one of "
+					+ judges.stream().map((key) -> "'" + key + "'").toList() + ", not several; remove all but one");
+		return false;
+	}
+
 	private @Nullable URI readUrl(YamlNode.Mapping dependency, String path, String key, boolean health) {
 		YamlNode.Entry entry = dependency.entries().get(key);
 		if (entry == null) {
-			if (health && !dependency.entries().containsKey(HEALTH_INDICATOR)) {
+			if (health && !dependency.entries().containsKey(HEALTH_INDICATOR) && sourceKeysWritten(dependency) == 0) {
 				this.values.problems()
 					.add(dependency.position(), path + "." + HEALTH_URL, "missing '" + HEALTH_URL
 							+ "': the absolute http(s) URL that answers 2xx when the dependency is healthy (or write '"
 							+ HEALTH_INDICATOR + "' to judge it by a Spring Boot health indicator, or '" + BASE_URL
-							+ "' to judge it by the application's calls alone)");
+							+ "' to judge it by the application's calls alone" + sourceKeysHint() + ")");
 			}
 			return null;
 		}
@@ -140,6 +209,12 @@ final class DependenciesReader {
 					+ ", or name a service by id, as "
 					+ (health ? "lb://recommendations/healthz" : "lb://recommendations"));
 		return null;
+	}
+
+	private String sourceKeysHint() {
+		return this.sourceKeys.stream()
+			.map((key) -> ", or '" + key.name() + "': " + key.meaning())
+			.reduce("", String::concat);
 	}
 
 	/**

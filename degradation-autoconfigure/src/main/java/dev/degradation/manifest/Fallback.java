@@ -8,8 +8,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a route answers while its tier is shed. A fallback always does less work than the route it
  * replaces: it is decided when the manifest loads and never calls a dependency.
+ *
+ * <p>The built-in kinds are the records here; an application adds a kind as a
+ * {@link FallbackKind} that builds a fallback of its own, an immutable value (a record) that holds
+ * what its keys said.
  */
-public sealed interface Fallback permits Fallback.Drop, Fallback.Static, Fallback.Unavailable, Fallback.Stale {
+public interface Fallback {
 
 	/**
 	 * Return the manifest name of this kind of fallback, as used in the {@code fallback} key and

@@ -1,5 +1,8 @@
 package dev.degradation.manifest;
 
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,12 +13,13 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
 
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 
-import dev.degradation.manifest.FallbackKind.FallbackKey;
-import dev.degradation.manifest.FallbackKind.Keys;
 
 /**
  * Builds the fallbacks whose keys need more than one value read: the static answer (body,
@@ -33,6 +37,8 @@ final class FallbackAnswers {
 			"proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
 			"content-length", "content-type", "cache-control", "age", "set-cookie");
 
+	private static final JsonFactory JSON = new JsonFactory();
+
 	private static final String MARKER_PREFIX = "x-degrad";
 
 	/** A header name: an HTTP token (RFC 9110, 5.1). */
@@ -44,18 +50,18 @@ final class FallbackAnswers {
 	private FallbackAnswers() {
 	}
 
-	static @Nullable Fallback unavailable(Keys keys) {
+	static Fallback.@Nullable Unavailable unavailable(FallbackKeys keys) {
 		Integer retryAfter = retryAfter(keys);
 		return (retryAfter != null) ? new Fallback.Unavailable(retryAfter) : null;
 	}
 
-	static @Nullable Fallback stale(Keys keys) {
+	static Fallback.@Nullable Stale stale(FallbackKeys keys) {
 		Setting<Long> maxStale = keys.values()
 			.wholeNumber(keys.route(), keys.path(), ManifestKeys.MAX_STALE_SECONDS, 1, Fallback.Stale.MAX_STALE_SECONDS);
 		List<String> varyBy = varyBy(keys);
 		Fallback otherwise;
-		if (keys.entry(FallbackKey.STATIC_RESPONSE) != null) {
-			YamlNode.Entry retryAfter = keys.entry(FallbackKey.RETRY_AFTER_SECONDS);
+		if (keys.entry(BuiltInFallbackKind.STATIC_RESPONSE) != null) {
+			YamlNode.Entry retryAfter = keys.entry(BuiltInFallbackKind.RETRY_AFTER_SECONDS);
 			if (retryAfter != null) {
 				keys.values()
 					.problems()
@@ -67,7 +73,8 @@ final class FallbackAnswers {
 			otherwise = staticAnswer(keys);
 		}
 		else {
-			for (FallbackKey key : List.of(FallbackKey.STATUS, FallbackKey.CONTENT_TYPE, FallbackKey.HEADERS)) {
+			for (FallbackKey key : List.of(BuiltInFallbackKind.STATUS, BuiltInFallbackKind.CONTENT_TYPE,
+					BuiltInFallbackKind.HEADERS)) {
 				YamlNode.Entry entry = keys.entry(key);
 				if (entry != null) {
 					keys.values()
@@ -86,7 +93,7 @@ final class FallbackAnswers {
 		return new Fallback.Stale(maxStale.value().intValue(), varyBy, otherwise);
 	}
 
-	static Fallback.@Nullable Static staticAnswer(Keys keys) {
+	static Fallback.@Nullable Static staticAnswer(FallbackKeys keys) {
 		ValueReader values = keys.values();
 		Setting<Long> status = values.wholeNumber(keys.route(), keys.path(), ManifestKeys.STATUS, 200, 599);
 		String contentType = contentType(keys);
@@ -107,7 +114,7 @@ final class FallbackAnswers {
 	 * come back (a {@code Retry-After} in {@code headers}), as {@code unavailable} does: a 503 without
 	 * it invites every client to retry at once.
 	 */
-	private static boolean checkStatus(Keys keys, Setting<Long> status, int code, Map<String, String> headers) {
+	private static boolean checkStatus(FallbackKeys keys, Setting<Long> status, int code, Map<String, String> headers) {
 		String problem = null;
 		if (code >= 300 && code < 400) {
 			problem = "a static answer cannot redirect; use a 2xx, 4xx or 5xx status";
@@ -126,10 +133,10 @@ final class FallbackAnswers {
 		return true;
 	}
 
-	private static @Nullable String contentType(Keys keys) {
+	private static @Nullable String contentType(FallbackKeys keys) {
 		Setting<String> text = keys.values().text(keys.route(), keys.path(), ManifestKeys.CONTENT_TYPE);
 		if (!text.written()) {
-			YamlNode.Entry body = keys.entry(FallbackKey.STATIC_RESPONSE);
+			YamlNode.Entry body = keys.entry(BuiltInFallbackKind.STATIC_RESPONSE);
 			return defaultContentType((body != null) ? body.value() : null);
 		}
 		if (text.value() == null || text.entry() == null) {
@@ -190,10 +197,10 @@ final class FallbackAnswers {
 		return MediaType.APPLICATION_JSON.isCompatibleWith(type) || type.getSubtype().endsWith("+json");
 	}
 
-	private static @Nullable String body(Keys keys, String contentType) {
-		YamlNode node = keys.node(FallbackKey.STATIC_RESPONSE);
+	private static @Nullable String body(FallbackKeys keys, String contentType) {
+		YamlNode node = keys.node(BuiltInFallbackKind.STATIC_RESPONSE);
 		if (isJson(contentType)) {
-			return FallbackKind.json(node);
+			return json(node);
 		}
 		String keyPath = keys.path() + "." + ManifestKeys.STATIC_RESPONSE;
 		if (!(node instanceof YamlNode.Scalar scalar) || scalar.kind() != YamlNode.Kind.STRING) {
@@ -206,8 +213,8 @@ final class FallbackAnswers {
 		return keys.values().text(node, keyPath);
 	}
 
-	private static @Nullable Map<String, String> headers(Keys keys) {
-		YamlNode.Entry entry = keys.entry(FallbackKey.HEADERS);
+	private static @Nullable Map<String, String> headers(FallbackKeys keys) {
+		YamlNode.Entry entry = keys.entry(BuiltInFallbackKind.HEADERS);
 		if (entry == null) {
 			return Map.of();
 		}
@@ -278,7 +285,7 @@ final class FallbackAnswers {
 		return seconds >= 1 && seconds <= Fallback.Unavailable.MAX_RETRY_AFTER_SECONDS;
 	}
 
-	private static @Nullable Integer retryAfter(Keys keys) {
+	private static @Nullable Integer retryAfter(FallbackKeys keys) {
 		Setting<Long> seconds = keys.values()
 			.wholeNumber(keys.route(), keys.path(), ManifestKeys.RETRY_AFTER_SECONDS, 1,
 					Fallback.Unavailable.MAX_RETRY_AFTER_SECONDS);
@@ -288,8 +295,8 @@ final class FallbackAnswers {
 		return (seconds.value() != null) ? seconds.value().intValue() : null;
 	}
 
-	private static @Nullable List<String> varyBy(Keys keys) {
-		YamlNode.Entry entry = keys.entry(FallbackKey.VARY_BY);
+	private static @Nullable List<String> varyBy(FallbackKeys keys) {
+		YamlNode.Entry entry = keys.entry(BuiltInFallbackKind.VARY_BY);
 		if (entry == null) {
 			return List.of();
 		}
@@ -323,6 +330,41 @@ final class FallbackAnswers {
 			}
 		}
 		return usable ? names : null;
+	}
+
+	static String json(YamlNode node) {
+		StringWriter writer = new StringWriter();
+		try (JsonGenerator generator = JSON.createGenerator(ObjectWriteContext.empty(), writer)) {
+			writeJson(node, generator);
+		}
+		return writer.toString();
+	}
+
+	private static void writeJson(YamlNode node, JsonGenerator generator) {
+		if (node instanceof YamlNode.Mapping mapping) {
+			generator.writeStartObject();
+			for (YamlNode.Entry entry : mapping.entries().values()) {
+				generator.writeName(entry.key());
+				writeJson(entry.value(), generator);
+			}
+			generator.writeEndObject();
+		}
+		else if (node instanceof YamlNode.Sequence sequence) {
+			generator.writeStartArray();
+			for (YamlNode item : sequence.items()) {
+				writeJson(item, generator);
+			}
+			generator.writeEndArray();
+		}
+		else if (node instanceof YamlNode.Scalar scalar) {
+			switch (scalar.kind()) {
+				case NULL -> generator.writeNull();
+				case BOOLEAN -> generator.writeBoolean(Boolean.parseBoolean(scalar.text()));
+				case INTEGER -> generator.writeNumber(new BigInteger(scalar.text()));
+				case DECIMAL -> generator.writeNumber(new BigDecimal(scalar.text()));
+				case STRING -> generator.writeString(scalar.text());
+			}
+		}
 	}
 
 }

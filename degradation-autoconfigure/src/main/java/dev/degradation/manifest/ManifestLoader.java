@@ -3,6 +3,8 @@ package dev.degradation.manifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
@@ -24,20 +26,59 @@ public final class ManifestLoader {
 
 	private final boolean placeholdersRequired;
 
+	private final FallbackKindTable kinds;
+
+	private final List<HealthSourceKey> sourceKeys;
+
 	private ManifestLoader(ManifestLimits limits, UnaryOperator<String> placeholders,
-			@Nullable String reservedBasePath, boolean placeholdersRequired) {
+			@Nullable String reservedBasePath, boolean placeholdersRequired, FallbackKindTable kinds,
+			List<HealthSourceKey> sourceKeys) {
 		this.limits = limits;
 		this.placeholders = placeholders;
 		this.reservedBasePath = reservedBasePath;
 		this.placeholdersRequired = placeholdersRequired;
+		this.kinds = kinds;
+		this.sourceKeys = List.copyOf(sourceKeys);
 	}
 
 	/**
-	 * Return a loader with the default limits, no placeholder resolution and no reserved path.
+	 * Return a loader with the default limits, no placeholder resolution, no reserved path, and
+	 * the built-in fallback kinds alone.
 	 * @return a new loader
 	 */
 	public static ManifestLoader standard() {
-		return new ManifestLoader(ManifestLimits.DEFAULT, UnaryOperator.identity(), null, true);
+		return new ManifestLoader(ManifestLimits.DEFAULT, UnaryOperator.identity(), null, true,
+				FallbackKindTable.BUILT_IN, List.of());
+	}
+
+	/**
+	 * Return a copy that also knows the given fallback kinds, after those it knows: a route may
+	 * name them in {@code fallback} and write their keys.
+	 * @param kinds the kinds, such as an application's
+	 * @return a new loader
+	 * @throws IllegalArgumentException if a kind's name is already a kind's
+	 */
+	public ManifestLoader withFallbackKinds(List<? extends FallbackKind<?>> kinds) {
+		return new ManifestLoader(this.limits, this.placeholders, this.reservedBasePath, this.placeholdersRequired,
+				this.kinds.with(kinds), this.sourceKeys);
+	}
+
+	/**
+	 * Return a copy that also knows the given keys of health sources: a dependency may write one
+	 * of them instead of {@code health_url} or {@code health_indicator}, to be judged by its
+	 * source.
+	 * @param keys the keys
+	 * @return a new loader
+	 */
+	public ManifestLoader withHealthSourceKeys(List<HealthSourceKey> keys) {
+		List<HealthSourceKey> all = new ArrayList<>(this.sourceKeys);
+		for (HealthSourceKey key : keys) {
+			if (all.stream().noneMatch((known) -> known.name().equals(key.name()))) {
+				all.add(key);
+			}
+		}
+		return new ManifestLoader(this.limits, this.placeholders, this.reservedBasePath, this.placeholdersRequired,
+				this.kinds, all);
 	}
 
 	/**
@@ -50,7 +91,8 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	public ManifestLoader withPlaceholderResolver(UnaryOperator<String> placeholders) {
-		return new ManifestLoader(this.limits, placeholders, this.reservedBasePath, this.placeholdersRequired);
+		return new ManifestLoader(this.limits, placeholders, this.reservedBasePath, this.placeholdersRequired,
+				this.kinds, this.sourceKeys);
 	}
 
 	/**
@@ -60,7 +102,8 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	public ManifestLoader withReservedBasePath(@Nullable String basePath) {
-		return new ManifestLoader(this.limits, this.placeholders, basePath, this.placeholdersRequired);
+		return new ManifestLoader(this.limits, this.placeholders, basePath, this.placeholdersRequired, this.kinds,
+				this.sourceKeys);
 	}
 
 	/**
@@ -69,7 +112,8 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	public ManifestLoader withLimits(ManifestLimits limits) {
-		return new ManifestLoader(limits, this.placeholders, this.reservedBasePath, this.placeholdersRequired);
+		return new ManifestLoader(limits, this.placeholders, this.reservedBasePath, this.placeholdersRequired,
+				this.kinds, this.sourceKeys);
 	}
 
 	/**
@@ -79,7 +123,8 @@ public final class ManifestLoader {
 	 * @return a new loader
 	 */
 	ManifestLoader withUnresolvedPlaceholdersUnchecked() {
-		return new ManifestLoader(this.limits, this.placeholders, this.reservedBasePath, false);
+		return new ManifestLoader(this.limits, this.placeholders, this.reservedBasePath, false, this.kinds,
+				this.sourceKeys);
 	}
 
 	/**
@@ -129,7 +174,7 @@ public final class ManifestLoader {
 			return new Reading(null, null);
 		}
 		DegradationManifest manifest = new ManifestReader(source, problems, this.placeholders,
-				this.reservedBasePath, this.placeholdersRequired)
+				this.reservedBasePath, this.placeholdersRequired, this.kinds, this.sourceKeys)
 			.read(root);
 		return new Reading(root, manifest);
 	}

@@ -35,6 +35,10 @@ final class ManifestReader {
 
 	private final @Nullable String reservedBasePath;
 
+	private final FallbackKindTable kinds;
+
+	private final List<HealthSourceKey> sourceKeys;
+
 	/**
 	 * Create a reader for one manifest.
 	 * @param placeholdersRequired whether a placeholder the resolver cannot resolve is a problem;
@@ -42,7 +46,10 @@ final class ManifestReader {
 	 * environment that will resolve it
 	 */
 	ManifestReader(String source, Problems problems, UnaryOperator<String> placeholders,
-			@Nullable String reservedBasePath, boolean placeholdersRequired) {
+			@Nullable String reservedBasePath, boolean placeholdersRequired, FallbackKindTable kinds,
+			List<HealthSourceKey> sourceKeys) {
+		this.kinds = kinds;
+		this.sourceKeys = sourceKeys;
 		this.source = source;
 		this.problems = problems;
 		this.values = new ValueReader(problems, placeholders, placeholdersRequired);
@@ -58,9 +65,10 @@ final class ManifestReader {
 		}
 		this.values.checkKeys(mapping, "", ROOT_KEYS);
 		Defaults defaults = new DefaultsReader(this.values).read(mapping);
-		List<DeclaredDependency> dependencies = new DependenciesReader(this.values).read(mapping,
+		List<DeclaredDependency> dependencies = new DependenciesReader(this.values, this.sourceKeys).read(mapping,
 				defaults.manifestDefaults().healthCheck(), defaults.calls());
-		List<DeclaredTier> tiers = new TiersReader(this.values, new RouteReader(this.values, this.reservedBasePath))
+		List<DeclaredTier> tiers = new TiersReader(this.values,
+				new RouteReader(this.values, this.reservedBasePath, this.kinds))
 			.read(mapping);
 		Overload overload = new OverloadReader(this.values).read(mapping, defaults.manifestDefaults().hysteresis());
 		List<PressureRule> pressure = new PressureReader(this.values).read(mapping, tiers);

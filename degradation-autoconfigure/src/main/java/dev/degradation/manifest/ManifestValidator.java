@@ -7,6 +7,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,11 +47,39 @@ public final class ManifestValidator {
 
 	private final boolean lenientPlaceholders;
 
+	private final List<FallbackKind<?>> kinds;
+
+	private final List<HealthSourceKey> sourceKeys;
+
 	private ManifestValidator(@Nullable String reservedBasePath, Map<String, String> properties,
 			boolean lenientPlaceholders) {
+		this(reservedBasePath, properties, lenientPlaceholders, List.of(), List.of());
+	}
+
+	private ManifestValidator(@Nullable String reservedBasePath, Map<String, String> properties,
+			boolean lenientPlaceholders, List<FallbackKind<?>> kinds, List<HealthSourceKey> sourceKeys) {
 		this.reservedBasePath = reservedBasePath;
 		this.properties = Map.copyOf(properties);
 		this.lenientPlaceholders = lenientPlaceholders;
+		this.kinds = List.copyOf(kinds);
+		this.sourceKeys = List.copyOf(sourceKeys);
+	}
+
+	/**
+	 * Return a copy that also knows an application's fallback kinds and the keys of its health
+	 * sources, for a build's own test of its manifest; without them, a route of another kind is
+	 * reported as at startup without the kind.
+	 * @param kinds the application's fallback kinds
+	 * @param sourceKeys the keys of its health sources
+	 * @return a new validator
+	 */
+	public ManifestValidator withPlugins(List<? extends FallbackKind<?>> kinds, List<HealthSourceKey> sourceKeys) {
+		return new ManifestValidator(this.reservedBasePath, this.properties, this.lenientPlaceholders,
+				new ArrayList<>(kinds), sourceKeys);
+	}
+
+	private ManifestLoader loader() {
+		return ManifestLoader.standard().withFallbackKinds(this.kinds).withHealthSourceKeys(this.sourceKeys);
 	}
 
 	/**
@@ -68,7 +97,8 @@ public final class ManifestValidator {
 	 * @return a new validator
 	 */
 	public ManifestValidator withReservedBasePath(@Nullable String basePath) {
-		return new ManifestValidator(basePath, this.properties, this.lenientPlaceholders);
+		return new ManifestValidator(basePath, this.properties, this.lenientPlaceholders, this.kinds,
+				this.sourceKeys);
 	}
 
 	/**
@@ -80,7 +110,8 @@ public final class ManifestValidator {
 	public ManifestValidator withProperty(String name, String value) {
 		Map<String, String> properties = new LinkedHashMap<>(this.properties);
 		properties.put(name, value);
-		return new ManifestValidator(this.reservedBasePath, properties, this.lenientPlaceholders);
+		return new ManifestValidator(this.reservedBasePath, properties, this.lenientPlaceholders, this.kinds,
+				this.sourceKeys);
 	}
 
 	/**
@@ -89,7 +120,7 @@ public final class ManifestValidator {
 	 * @return a new validator
 	 */
 	public ManifestValidator withLenientPlaceholders() {
-		return new ManifestValidator(this.reservedBasePath, this.properties, true);
+		return new ManifestValidator(this.reservedBasePath, this.properties, true, this.kinds, this.sourceKeys);
 	}
 
 	/**
@@ -136,8 +167,7 @@ public final class ManifestValidator {
 	 */
 	public ManifestCheck check(String source, byte[] content) {
 		AtomicInteger unresolved = new AtomicInteger();
-		ManifestLoader loader = ManifestLoader.standard()
-			.withReservedBasePath(this.reservedBasePath)
+		ManifestLoader loader = loader().withReservedBasePath(this.reservedBasePath)
 			.withPlaceholderResolver(resolver(unresolved));
 		if (this.lenientPlaceholders) {
 			loader = loader.withUnresolvedPlaceholdersUnchecked();
@@ -170,8 +200,7 @@ public final class ManifestValidator {
 	 */
 	public DegradationManifest load(Path file) {
 		try (InputStream input = Files.newInputStream(file)) {
-			return ManifestLoader.standard()
-				.withReservedBasePath(this.reservedBasePath)
+			return loader().withReservedBasePath(this.reservedBasePath)
 				.withPlaceholderResolver(resolver(new AtomicInteger()))
 				.load(file.toString(), input.readNBytes(ManifestLimits.DEFAULT.maxBytes() + 1));
 		}

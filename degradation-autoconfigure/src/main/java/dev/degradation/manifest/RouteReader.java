@@ -12,8 +12,6 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
-import dev.degradation.manifest.FallbackKind.FallbackKey;
-
 import static dev.degradation.manifest.ManifestKeys.FALLBACK;
 import static dev.degradation.manifest.ManifestKeys.METHOD;
 import static dev.degradation.manifest.ManifestKeys.NAME;
@@ -21,23 +19,19 @@ import static dev.degradation.manifest.ManifestKeys.PATH;
 import static dev.degradation.manifest.ManifestKeys.REQUIRES;
 
 /**
- * Reads one route of a tier: its path pattern, its method, its fallback (through the table of
- * {@link FallbackKind kinds}) and the names it requires.
+ * Reads one route of a tier: its path pattern, its method, its fallback (through the
+ * {@link FallbackKind kinds} it was given) and the names it requires.
  */
 final class RouteReader {
 
 	private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
 
-	/** The route's own keys and those its fallback kinds use. */
-	private static final Set<String> KEYS;
-
-	static {
-		Set<String> keys = new LinkedHashSet<>(List.of(NAME, PATH, METHOD, FALLBACK, REQUIRES));
-		FallbackKind.fallbackKeys().forEach((key) -> keys.add(key.name()));
-		KEYS = Set.copyOf(keys);
-	}
-
 	private final ValueReader values;
+
+	private final FallbackKindTable kinds;
+
+	/** The route's own keys and those its fallback kinds use. */
+	private final Set<String> keys;
 
 	private final @Nullable String reservedBasePath;
 
@@ -46,9 +40,13 @@ final class RouteReader {
 	 * @param reservedBasePath the path under which no route may be, without a trailing '/', or
 	 * {@code null}
 	 */
-	RouteReader(ValueReader values, @Nullable String reservedBasePath) {
+	RouteReader(ValueReader values, @Nullable String reservedBasePath, FallbackKindTable kinds) {
 		this.values = values;
 		this.reservedBasePath = reservedBasePath;
+		this.kinds = kinds;
+		Set<String> keys = new LinkedHashSet<>(List.of(NAME, PATH, METHOD, FALLBACK, REQUIRES));
+		keys.addAll(kinds.fallbackKeys());
+		this.keys = Set.copyOf(keys);
 	}
 
 	DeclaredRoute read(YamlNode node, String tierName, String path) {
@@ -58,17 +56,18 @@ final class RouteReader {
 						+ "'fallback', but it is " + node.describe());
 			return new DeclaredRoute(path, null, List.of(), Setting.unwritten(null));
 		}
-		this.values.checkKeys(route, path, KEYS);
+		this.values.checkKeys(route, path, this.keys);
 		Setting<String> name = readName(route, path);
 		String pattern = readPattern(route, path);
 		String method = readMethod(route, path);
-		Fallback fallback = readFallback(route, path);
+		FallbackKind<?> kind = readKind(route, path);
+		Fallback fallback = (kind != null) ? readFallback(route, path, kind) : null;
 		List<Requirement> requires = readRequires(route, path);
-		if (fallback instanceof Fallback.Stale && method != null && !method.equals("GET")) {
+		String methodProblem = (kind != null && fallback != null && method != null) ? kind.methodProblem(method)
+				: null;
+		if (methodProblem != null) {
 			this.values.problems()
-				.add(route.entries().get(FALLBACK).value().position(), path + "." + FALLBACK,
-						"a 'stale' fallback replays a stored answer, which only a GET route may do; " + method
-								+ " changes something, so use 'static', 'drop' or 'unavailable'");
+				.add(route.entries().get(FALLBACK).value().position(), path + "." + FALLBACK, methodProblem);
 			fallback = null;
 		}
 		if (pattern == null || method == null || fallback == null) {
@@ -151,55 +150,67 @@ final class RouteReader {
 		return method;
 	}
 
-	private @Nullable Fallback readFallback(YamlNode.Mapping route, String path) {
+	private @Nullable FallbackKind<?> readKind(YamlNode.Mapping route, String path) {
 		String keyPath = path + "." + FALLBACK;
 		YamlNode.Entry entry = route.entries().get(FALLBACK);
 		if (entry == null) {
 			this.values.problems()
-				.add(route.position(), keyPath, "missing 'fallback': " + FallbackKind.described());
+				.add(route.position(), keyPath, "missing 'fallback': " + this.kinds.described());
 			return null;
 		}
 		String name = this.values.text(entry.value(), keyPath);
 		if (name == null) {
 			return null;
 		}
-		FallbackKind kind = FallbackKind.of(name);
+		FallbackKind<?> kind = this.kinds.of(name);
 		if (kind == null) {
-			Set<String> kinds = FallbackKind.kinds();
+			Set<String> kinds = this.kinds.kinds();
 			this.values.problems()
 				.add(entry.value().position(), keyPath, ProblemText.quote(name) + " is not a fallback; use one of "
 						+ ValueReader.sorted(kinds) + Suggestions.hint(name, kinds));
-			return null;
 		}
+		return kind;
+	}
+
+	private @Nullable Fallback readFallback(YamlNode.Mapping route, String path, FallbackKind<?> kind) {
 		boolean usable = true;
-		for (FallbackKey key : FallbackKind.fallbackKeys()) {
+		for (String key : this.kinds.fallbackKeys()) {
 			usable &= checkKey(route, path, kind, key);
 		}
-		return usable ? kind.construct(new FallbackKind.Keys(route, path, this.values)) : null;
+		if (!usable) {
+			return null;
+		}
+		Fallback fallback = kind.read(new FallbackKeys(route, path, this.values));
+		if (fallback != null && !fallback.kind().equals(kind.name())) {
+			throw new IllegalStateException("The fallback kind '" + kind.name() + "' built a fallback of kind '"
+					+ fallback.kind() + "'");
+		}
+		return fallback;
 	}
 
 	/**
 	 * Check that a key of the route is written if the kind needs it, and not if it has no use for it.
 	 * @return whether the key is as the kind needs it
 	 */
-	private boolean checkKey(YamlNode.Mapping route, String path, FallbackKind kind, FallbackKey key) {
-		String keyPath = path + "." + key.name();
-		YamlNode.Entry entry = route.entries().get(key.name());
-		FallbackKind.Need need = kind.need(key);
-		if (need == FallbackKind.Need.UNUSED && entry != null) {
-			FallbackKind user = FallbackKind.usingKey(key);
+	private boolean checkKey(YamlNode.Mapping route, String path, FallbackKind<?> kind, String key) {
+		String keyPath = path + "." + key;
+		YamlNode.Entry entry = route.entries().get(key);
+		FallbackKey.Need need = FallbackKindTable.need(kind, key);
+		if (need == null && entry != null) {
+			FallbackKind<?> user = this.kinds.usingKey(key);
 			this.values.problems()
-				.add(entry.keyPosition(), keyPath, "a '" + kind.kind() + "' fallback " + kind.answer() + ", so '"
-						+ key.name() + "' would never be " + key.use() + "; remove it"
-						+ ((user != null) ? " or use 'fallback: " + user.kind() + "'" : ""));
+				.add(entry.keyPosition(), keyPath, "a '" + kind.name() + "' fallback " + kind.answer() + ", so '" + key
+						+ "' would never be " + this.kinds.key(key).use() + "; remove it"
+						+ ((user != null) ? " or use 'fallback: " + user.name() + "'" : ""));
 			return false;
 		}
-		if (need == FallbackKind.Need.REQUIRED
+		if (need == FallbackKey.Need.REQUIRED
 				&& (entry == null || (entry.value() instanceof YamlNode.Scalar scalar && scalar.isNull()))) {
 			Position position = (entry != null) ? entry.value().position() : route.position();
+			String meaning = kind.keys().stream().filter((declared) -> declared.name().equals(key)).findFirst()
+				.orElseThrow().meaning();
 			this.values.problems()
-				.add(position, keyPath,
-						"a '" + kind.kind() + "' fallback needs '" + key.name() + "': " + key.meaning());
+				.add(position, keyPath, "a '" + kind.name() + "' fallback needs '" + key + "': " + meaning);
 			return false;
 		}
 		return true;

@@ -18,6 +18,18 @@ public interface HealthProbe {
 	ProbeResult probe(Dependency dependency);
 
 	/**
+	 * Return whether this probe judges a dependency, so that it is probed at all: by default one
+	 * with a {@code health_url}, a {@code health_indicator} or a health source's key
+	 * ({@link Dependency#probed()}); a dependency judged by nothing else is judged by the
+	 * application's calls alone.
+	 * @param dependency the dependency
+	 * @return whether it is probed
+	 */
+	default boolean claims(Dependency dependency) {
+		return dependency.probed();
+	}
+
+	/**
 	 * Abort the probe that the given thread is running, if any, so that it returns at once with a
 	 * timeout result. Called from another thread.
 	 * @param prober the thread running the probe

@@ -40,6 +40,15 @@ public final class HealthSources implements HealthProbe {
 				Duration.ZERO);
 	}
 
+	/**
+	 * A dependency is probed when it declares what judges it (without a source that supports it,
+	 * each probe is a failure that says so) or when a source supports it, whatever it declares.
+	 */
+	@Override
+	public boolean claims(Dependency dependency) {
+		return dependency.probed() || this.sources.stream().anyMatch((source) -> source.supports(dependency));
+	}
+
 	@Override
 	public void abort(Thread prober) {
 		this.sources.forEach((source) -> source.abort(prober));

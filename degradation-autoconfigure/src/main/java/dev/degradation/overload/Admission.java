@@ -1,14 +1,10 @@
 package dev.degradation.overload;
 
 import java.time.Duration;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 import com.netflix.concurrency.limits.Limit;
@@ -39,6 +35,8 @@ import dev.degradation.manifest.Overload;
  * or {@link #awaitWithoutThread()} (a future). Not a {@code Limiter} itself: a limiter admits at
  * once or not at all, where admission also sheds a degradable request and lets a core one wait,
  * so its one entry point is {@link #decide(int, long)}. Thread-safe; the decision takes no lock.
+ * The waiting itself (the lock, its condition, the queue of futures, the hand-off of a freed place)
+ * is {@link AdmissionWaiters}'s, which a released place asks only when someone waits.
  */
 public final class Admission {
 
@@ -51,29 +49,6 @@ public final class Admission {
 	private final LongSupplier nanoTime;
 
 	private final AtomicInteger inflight = new AtomicInteger();
-
-	private final AtomicInteger waiting = new AtomicInteger();
-
-	/** Threads parked in {@link #await(long)}: only they need the lock and its signal. */
-	private final AtomicInteger parked = new AtomicInteger();
-
-	/**
-	 * Hand-offs asked for while one runs: one thread drains the waiters at a time and runs again
-	 * for those asked meanwhile, so that no freed place is missed and no thread waits for another.
-	 */
-	private final AtomicInteger handOffs = new AtomicInteger();
-
-	private final ReentrantLock lock = new ReentrantLock();
-
-	/**
-	 * Requests waiting without a thread of their own (a reactive stack's), first come first. A
-	 * waiter that timed out or was cancelled stays until it reaches the head, where the hand-off
-	 * drops it: removal from the middle would cost a scan per waiter, the whole queue exactly
-	 * under overload.
-	 */
-	private final Queue<CompletableFuture<Admitted>> waiters = new ConcurrentLinkedQueue<>();
-
-	private final Condition released = this.lock.newCondition();
 
 	private final LongAdder admitted = new LongAdder();
 
@@ -89,9 +64,7 @@ public final class Admission {
 
 	private final LongAdder saturations = new LongAdder();
 
-	private final LongAdder waits = new LongAdder();
-
-	private final LongAdder waitedNanos = new LongAdder();
+	private final AdmissionWaiters waiters;
 
 	/**
 	 * Create the admission of a manifest's {@code overload} section.
@@ -118,6 +91,7 @@ public final class Admission {
 		for (int rank = 0; rank <= ranks; rank++) {
 			this.partitions[rank] = new Partition(rank, ranks);
 		}
+		this.waiters = new AdmissionWaiters(this, nanoTime, this.refused);
 	}
 
 	private static Limit limit(Overload overload) {
@@ -209,37 +183,7 @@ public final class Admission {
 	 * refused)
 	 */
 	public @Nullable Admitted await(long waitNanos) {
-		long start = this.nanoTime.getAsLong();
-		long end = start + waitNanos;
-		this.waiting.incrementAndGet();
-		this.parked.incrementAndGet();
-		this.lock.lock();
-		try {
-			while (true) {
-				Admitted admitted = tryAdmit(this.limit.getLimit());
-				if (admitted != null) {
-					return admitted;
-				}
-				long left = end - this.nanoTime.getAsLong();
-				if (left <= 0) {
-					this.refused.increment();
-					return null;
-				}
-				this.released.awaitNanos(left);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.refused.increment();
-			return null;
-		}
-		finally {
-			this.lock.unlock();
-			this.parked.decrementAndGet();
-			this.waiting.decrementAndGet();
-			this.waits.increment();
-			this.waitedNanos.add(this.nanoTime.getAsLong() - start);
-		}
+		return this.waiters.await(waitNanos);
 	}
 
 	/**
@@ -252,52 +196,11 @@ public final class Admission {
 	 * @return the future admission
 	 */
 	public CompletableFuture<Admitted> awaitWithoutThread() {
-		long start = this.nanoTime.getAsLong();
-		CompletableFuture<Admitted> waiter = new CompletableFuture<>();
-		this.waiting.incrementAndGet();
-		this.waiters.add(waiter);
-		waiter.whenComplete((admitted, failure) -> {
-			this.waiting.decrementAndGet();
-			this.waits.increment();
-			this.waitedNanos.add(this.nanoTime.getAsLong() - start);
-			if (admitted == null) {
-				this.refused.increment();
-			}
-		});
-		// A place may have freed between the decision and the queueing.
-		handOff();
-		return waiter;
+		return this.waiters.awaitWithoutThread();
 	}
 
-	private void handOff() {
-		if (this.handOffs.getAndIncrement() != 0) {
-			return;
-		}
-		int asked = 1;
-		do {
-			CompletableFuture<Admitted> waiter;
-			while ((waiter = this.waiters.peek()) != null) {
-				if (waiter.isDone()) {
-					this.waiters.poll();
-					continue;
-				}
-				Admitted admitted = tryAdmit(this.limit.getLimit());
-				if (admitted == null) {
-					break;
-				}
-				this.waiters.poll();
-				if (!waiter.complete(admitted)) {
-					// Timed out or cancelled as it was handed the place: the place is free again.
-					this.admitted.decrement();
-					this.inflight.decrementAndGet();
-				}
-			}
-			asked = this.handOffs.addAndGet(-asked);
-		}
-		while (asked != 0);
-	}
-
-	private @Nullable Admitted tryAdmit(int ceiling) {
+	/** Admit a request if fewer than {@code ceiling} are in flight; for the waiters too. */
+	@Nullable Admitted tryAdmit(int ceiling) {
 		while (true) {
 			int current = this.inflight.get();
 			if (current >= ceiling) {
@@ -319,18 +222,16 @@ public final class Admission {
 			this.ignored.increment();
 		}
 		this.inflight.decrementAndGet();
-		if (!this.waiters.isEmpty()) {
-			handOff();
-		}
-		if (this.parked.get() > 0) {
-			this.lock.lock();
-			try {
-				this.released.signal();
-			}
-			finally {
-				this.lock.unlock();
-			}
-		}
+		this.waiters.placeFreed();
+	}
+
+	/**
+	 * Take back a place a waiter was handed as it timed out or was cancelled: it was never
+	 * admitted. No waiter is told, as before the place was handed.
+	 */
+	void giveBack() {
+		this.admitted.decrement();
+		this.inflight.decrementAndGet();
 	}
 
 	/**
@@ -354,7 +255,7 @@ public final class Admission {
 	 * @return the count
 	 */
 	public int waiting() {
-		return this.waiting.get();
+		return this.waiters.waiting();
 	}
 
 	/**
@@ -437,7 +338,7 @@ public final class Admission {
 	 * @return whether it serves any
 	 */
 	public boolean serving() {
-		return this.inflight.get() > 0 || this.waiting.get() > 0;
+		return this.inflight.get() > 0 || this.waiters.waiting() > 0;
 	}
 
 	/**
@@ -445,7 +346,7 @@ public final class Admission {
 	 * @return whether it is saturated
 	 */
 	public boolean saturated() {
-		return this.waiting.get() > 0 || this.inflight.get() >= this.limit.getLimit();
+		return this.waiters.waiting() > 0 || this.inflight.get() >= this.limit.getLimit();
 	}
 
 	/**
@@ -461,7 +362,7 @@ public final class Admission {
 	 * @return the count
 	 */
 	public long waits() {
-		return this.waits.sum();
+		return this.waiters.waits();
 	}
 
 	/**
@@ -469,7 +370,7 @@ public final class Admission {
 	 * @return the total, in nanoseconds
 	 */
 	public long waitedNanos() {
-		return this.waitedNanos.sum();
+		return this.waiters.waitedNanos();
 	}
 
 	@Override
@@ -613,36 +514,6 @@ public final class Admission {
 			if (ENDED.compareAndSet(this, 0, 1)) {
 				release(this, dropped, serviceNanos);
 			}
-		}
-
-	}
-
-	/**
-	 * One rank's partition of the limit: a ceiling on the requests in flight of every rank under
-	 * which it is admitted.
-	 */
-	private static final class Partition {
-
-		private final int rank;
-
-		private final int ranks;
-
-		private final LongAdder shed = new LongAdder();
-
-		Partition(int rank, int ranks) {
-			this.rank = rank;
-			this.ranks = ranks;
-		}
-
-		boolean degradable() {
-			return this.rank < this.ranks;
-		}
-
-		int ceiling(int limit) {
-			if (!degradable()) {
-				return limit;
-			}
-			return Math.max(1, (int) ((long) limit * (this.rank + 1) / (this.ranks + 1)));
 		}
 
 	}

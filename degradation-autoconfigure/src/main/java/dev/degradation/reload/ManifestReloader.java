@@ -23,10 +23,12 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.handler.ManifestVerification;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.InvalidManifestException;
+import dev.degradation.manifest.HealthSourceKey;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.manifest.Placeholders;
 import dev.degradation.web.RequestDecider;
+import dev.degradation.web.FallbackKinds;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.StaleAnswers;
 
@@ -61,6 +63,10 @@ public class ManifestReloader {
 	private final AtomicLong reloads = new AtomicLong();
 
 	private final AtomicLong refusals = new AtomicLong();
+
+	private FallbackKinds kinds = FallbackKinds.builtIn();
+
+	private List<HealthSourceKey> healthSourceKeys = List.of();
 
 	private String loadedLocation;
 
@@ -145,8 +151,9 @@ public class ManifestReloader {
 		DegradationManifest manifest;
 		RouteTable table;
 		try {
-			manifest = loader(this.environment, this.actuatorBasePath.get()).load(location.resourceLocation(), content);
-			table = RouteTable.compile(manifest, this.staleAnswers);
+			manifest = loader(this.environment, this.actuatorBasePath.get(), this.kinds, this.healthSourceKeys)
+				.load(location.resourceLocation(), content);
+			table = RouteTable.compile(manifest, this.staleAnswers, this.kinds);
 		}
 		catch (InvalidManifestException ex) {
 			return refused(by, location.location(), ex.getProblems(), ex.getProblems().size() + " problem"
@@ -202,6 +209,17 @@ public class ManifestReloader {
 	}
 
 	/**
+	 * Read and compile a reloaded manifest with the application's fallback kinds and health
+	 * sources' keys, as the first one was.
+	 * @param kinds the fallback kinds
+	 * @param healthSourceKeys the keys of the health sources
+	 */
+	public void setPlugins(FallbackKinds kinds, List<HealthSourceKey> healthSourceKeys) {
+		this.kinds = kinds;
+		this.healthSourceKeys = List.copyOf(healthSourceKeys);
+	}
+
+	/**
 	 * Return the loader the starter uses: placeholders from the Environment, the Actuator's base
 	 * path reserved.
 	 * @param environment where placeholders are resolved from
@@ -212,6 +230,20 @@ public class ManifestReloader {
 		return ManifestLoader.standard()
 			.withPlaceholderResolver(Placeholders.resolver(asWritten(environment)))
 			.withReservedBasePath(actuatorBasePath);
+	}
+
+	/**
+	 * Return the loader the starter uses, knowing the application's fallback kinds and the keys of
+	 * its health sources.
+	 * @param environment where placeholders are resolved from
+	 * @param actuatorBasePath the Actuator's base path, or {@code null} without the Actuator
+	 * @param kinds the fallback kinds
+	 * @param healthSourceKeys the keys of the health sources
+	 * @return the loader
+	 */
+	public static ManifestLoader loader(Environment environment, @Nullable String actuatorBasePath,
+			FallbackKinds kinds, List<HealthSourceKey> healthSourceKeys) {
+		return kinds.loader(loader(environment, actuatorBasePath)).withHealthSourceKeys(healthSourceKeys);
 	}
 
 	/**

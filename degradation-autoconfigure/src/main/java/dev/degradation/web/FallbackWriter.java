@@ -18,20 +18,27 @@ import dev.degradation.manifest.Route;
  * Everything it sends is prepared when the route table is compiled, so that a fallback costs less
  * than the route it replaces. The writer of a {@code stale} route is the one that reads something
  * per request: the stored copy of the request's answer ({@link StaleAnswers}).
+ *
+ * <p>Each {@link ServedFallbackKind} makes the writers of its routes; a kind of the application
+ * extends this class with the answer it prepared, and the markers of a degraded answer are added
+ * here, the same for every kind.
  */
-public abstract sealed class FallbackWriter
-		permits FallbackWriter.Drop, FallbackWriter.Static, FallbackWriter.Unavailable, FallbackWriter.Stale {
+public abstract class FallbackWriter {
 
 	private final String tier;
 
-	FallbackWriter(String tier) {
+	/**
+	 * Create the writer of a route's fallback.
+	 * @param tier the route's tier, sent in {@code X-Degradation-Tier}
+	 */
+	protected FallbackWriter(String tier) {
 		this.tier = tier;
 	}
 
 	/**
 	 * Return the writer for a route's fallback that keeps no copies: a {@code stale} route gets a
 	 * store of its own with the default bounds.
-	 * @param route the route
+	 * @param route the route, of a built-in kind
 	 * @return the writer
 	 */
 	public static FallbackWriter of(Route route) {
@@ -39,33 +46,14 @@ public abstract sealed class FallbackWriter
 	}
 
 	/**
-	 * Return the writer for a route's fallback.
+	 * Return the writer for a route's fallback of a built-in kind.
 	 * @param route the route
 	 * @param staleAnswers where a {@code stale} route keeps its copies
 	 * @return the writer
+	 * @see FallbackKinds#writer(Route, StaleAnswers)
 	 */
 	public static FallbackWriter of(Route route, StaleAnswers staleAnswers) {
-		Fallback fallback = route.fallback();
-		if (fallback instanceof Fallback.Stale stale) {
-			return new Stale(route.tier(), staleAnswers.forRoute(route, stale),
-					writer(route, stale.otherwise(), "has no copy of its last good answer young enough to serve"));
-		}
-		return writer(route, fallback, "has no reduced answer");
-	}
-
-	private static FallbackWriter writer(Route route, Fallback fallback, String why) {
-		String tier = route.tier();
-		if (fallback instanceof Fallback.Static staticFallback) {
-			return new Static(tier, staticFallback);
-		}
-		if (fallback instanceof Fallback.Unavailable unavailable) {
-			return new Unavailable(route, unavailable.retryAfterSeconds(), why);
-		}
-		if (fallback instanceof Fallback.Drop) {
-			return new Drop(tier);
-		}
-		// A kind without a writer must fail when the table is compiled, never answer as another.
-		throw new IllegalArgumentException("No fallback writer for kind '" + fallback.kind() + "'");
+		return FallbackKinds.builtIn().writer(route, staleAnswers);
 	}
 
 	/**
@@ -82,11 +70,17 @@ public abstract sealed class FallbackWriter
 				"no-store");
 	}
 
-	abstract Answer body(RequestView request);
+	/**
+	 * Return the answer of a request without the markers of a degraded answer, which
+	 * {@link #answer} adds; called per request, so it should return what it prepared.
+	 * @param request the request being answered
+	 * @return the answer
+	 */
+	protected abstract Answer body(RequestView request);
 
 	/**
 	 * Whether this answer is small enough to be written in turn with the other cheap answers
-	 * ({@link CheapAnswerGate}): it fits a socket's send buffer, so that no slow reader can hold a
+	 * ({@link CheapAnswerTurns}): it fits a socket's send buffer, so that no slow reader can hold a
 	 * turn. A stale copy's size is not known before it is read, so it is not.
 	 */
 	public boolean small() {
@@ -105,7 +99,7 @@ public abstract sealed class FallbackWriter
 		private static final Answer NO_CONTENT = new Answer(204, new String[0], Answer.EMPTY);
 
 		@Override
-		Answer body(RequestView request) {
+		protected Answer body(RequestView request) {
 			return NO_CONTENT;
 		}
 
@@ -142,7 +136,7 @@ public abstract sealed class FallbackWriter
 		}
 
 		@Override
-		Answer body(RequestView request) {
+		protected Answer body(RequestView request) {
 			return this.answer;
 		}
 
@@ -189,7 +183,7 @@ public abstract sealed class FallbackWriter
 		}
 
 		@Override
-		Answer body(RequestView request) {
+		protected Answer body(RequestView request) {
 			return this.answer;
 		}
 
@@ -225,7 +219,7 @@ public abstract sealed class FallbackWriter
 		}
 
 		@Override
-		Answer body(RequestView request) {
+		protected Answer body(RequestView request) {
 			StaleAnswers.Served served = this.copies.find(request);
 			if (served == null) {
 				return this.otherwise.body(request);

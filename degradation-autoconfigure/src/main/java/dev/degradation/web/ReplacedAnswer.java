@@ -1,7 +1,11 @@
 package dev.degradation.web;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What of a failed handler's answer stays when its route's fallback replaces it (after a guarded
@@ -59,6 +63,31 @@ public final class ReplacedAnswer {
 	public static boolean keepsSetCookie(String setCookie, String sessionCookieName) {
 		int equals = setCookie.indexOf('=');
 		return equals > 0 && keepsCookie(setCookie.substring(0, equals).trim(), sessionCookieName);
+	}
+
+	/**
+	 * Return the headers of a failed handler's answer that stay on the fallback that replaces it,
+	 * each value apart, in the order they were set: what a stack puts back after it cleared the
+	 * answer.
+	 * @param names the names of the headers set
+	 * @param values the values of a header, by name
+	 * @param sessionCookieName the name of the server's session cookie
+	 * @return the headers that stay, as name and value
+	 */
+	public static List<Map.Entry<String, String>> keptHeaders(Iterable<String> names,
+			Function<String, ? extends Iterable<String>> values, String sessionCookieName) {
+		List<Map.Entry<String, String>> kept = new ArrayList<>();
+		for (String name : names) {
+			if (keepsHeader(name)) {
+				boolean cookie = name.equalsIgnoreCase("Set-Cookie");
+				for (String value : values.apply(name)) {
+					if (!cookie || keepsSetCookie(value, sessionCookieName)) {
+						kept.add(Map.entry(name, value));
+					}
+				}
+			}
+		}
+		return kept;
 	}
 
 }

@@ -94,6 +94,8 @@ public final class RequestDecider {
 
 	private volatile byte @Nullable [] simulationToken;
 
+	private volatile CheapAnswerTurns cheapAnswerTurns = CheapAnswerTurns.standard();
+
 	/**
 	 * Create a decider.
 	 * @param engine the engine whose state decides what is shed
@@ -147,6 +149,23 @@ public final class RequestDecider {
 	public void setRequestSimulation(@Nullable String token) {
 		this.simulationToken = (token != null) ? RequestSimulation.digest(token) : null;
 		this.unlooked = null;
+	}
+
+	/**
+	 * Replace the turns that cheap answers take while admitted work is served
+	 * ({@link CheapAnswerTurns#standard()} unless set).
+	 * @param turns the turns
+	 */
+	public void setCheapAnswerTurns(CheapAnswerTurns turns) {
+		this.cheapAnswerTurns = turns;
+	}
+
+	/**
+	 * Return the turns that cheap answers take while admitted work is served.
+	 * @return the turns
+	 */
+	public CheapAnswerTurns cheapAnswerTurns() {
+		return this.cheapAnswerTurns;
 	}
 
 	/**

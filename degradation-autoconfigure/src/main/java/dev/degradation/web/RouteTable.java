@@ -43,10 +43,14 @@ public final class RouteTable {
 
 	private final boolean keepsCopies;
 
-	private RouteTable(@Nullable RouteIndex[] routesByMethod, List<ShedRoute> routes, DegradationManifest manifest) {
+	private final FallbackKinds kinds;
+
+	private RouteTable(@Nullable RouteIndex[] routesByMethod, List<ShedRoute> routes, DegradationManifest manifest,
+			FallbackKinds kinds) {
 		this.routesByMethod = routesByMethod;
 		this.routes = routes;
 		this.manifest = manifest;
+		this.kinds = kinds;
 		this.keepsCopies = routes.stream().anyMatch((route) -> route.writer() instanceof FallbackWriter.Stale);
 	}
 
@@ -68,18 +72,30 @@ public final class RouteTable {
 	}
 
 	/**
-	 * Compile the routes of a manifest.
+	 * Compile the routes of a manifest of built-in fallback kinds.
 	 * @param manifest the manifest
 	 * @param staleAnswers where the {@code stale} routes keep their copies
 	 * @return the route table
 	 */
 	public static RouteTable compile(DegradationManifest manifest, StaleAnswers staleAnswers) {
+		return compile(manifest, staleAnswers, FallbackKinds.builtIn());
+	}
+
+	/**
+	 * Compile the routes of a manifest.
+	 * @param manifest the manifest
+	 * @param staleAnswers where the {@code stale} routes keep their copies
+	 * @param kinds the fallback kinds, which write the answers of their routes
+	 * @return the route table
+	 * @throws IllegalArgumentException if a route's fallback is of a kind that is not registered
+	 */
+	public static RouteTable compile(DegradationManifest manifest, StaleAnswers staleAnswers, FallbackKinds kinds) {
 		PathPatternParser parser = PathPatternParser.defaultInstance;
 		List<ShedRoute> routes = new ArrayList<>();
 		for (Tier tier : manifest.tiers()) {
 			for (Route route : tier.routes()) {
 				routes.add(new ShedRoute(route, routes.size(), tier.priority(), parser.parse(route.path()),
-						FallbackWriter.of(route, staleAnswers)));
+						kinds.writer(route, staleAnswers)));
 			}
 		}
 		Map<String, List<ShedRoute>> grouped = new HashMap<>();
@@ -101,7 +117,7 @@ public final class RouteTable {
 			}
 			byMethod[slot] = indexed(candidates);
 		});
-		return new RouteTable(byMethod, List.copyOf(routes), manifest);
+		return new RouteTable(byMethod, List.copyOf(routes), manifest, kinds);
 	}
 
 	private static RouteIndex indexed(List<ShedRoute> routes) {
@@ -157,6 +173,15 @@ public final class RouteTable {
 	 */
 	public boolean keepsCopies() {
 		return this.keepsCopies;
+	}
+
+	/**
+	 * Return the fallback kinds that wrote the answers of the routes, so that a reloaded manifest
+	 * and the contract tests use the same.
+	 * @return the kinds
+	 */
+	public FallbackKinds kinds() {
+		return this.kinds;
 	}
 
 	/**

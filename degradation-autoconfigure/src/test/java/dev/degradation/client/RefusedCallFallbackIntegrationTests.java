@@ -120,8 +120,8 @@ class RefusedCallFallbackIntegrationTests {
 			}))
 			// 294 ms, less the moments spent before the attempt started.
 			.withMessageMatching(".*no answer within 2(8\\d|9[0-4]) ms");
-		assertThat(DependencyGuard.answerReserve(Duration.ofSeconds(2))).isEqualTo(Duration.ofMillis(20));
-		assertThat(DependencyGuard.answerReserve(Duration.ofMinutes(1))).isEqualTo(Duration.ofMillis(20));
+		assertThat(CallTime.answerReserve(Duration.ofSeconds(2))).isEqualTo(Duration.ofMillis(20));
+		assertThat(CallTime.answerReserve(Duration.ofMinutes(1))).isEqualTo(Duration.ofMillis(20));
 	}
 
 	@Test

@@ -65,6 +65,16 @@ class HealthSourcesTests {
 	}
 
 	@Test
+	void aDependencyIsProbedWhenItDeclaresAJudgeOrWhenASourceClaimsIt() {
+		HealthSources sources = new HealthSources(List.of(DependencyHealthSource.healthUrl((dependency) -> result("by url"))),
+				this.clock);
+		assertThat(sources.claims(this.catalog)).isTrue();
+		assertThat(sources.claims(this.payments)).isFalse();
+		HealthSources withCalls = new HealthSources(List.of(source("payments", "by the application")), this.clock);
+		assertThat(withCalls.claims(this.payments)).isTrue();
+	}
+
+	@Test
 	void abortingReachesEverySource() {
 		HealthSources sources = new HealthSources(List.of(source("catalog", "first"), source("payments", "second")),
 				this.clock);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.testapp.FaultyDependency;
+import dev.degradation.web.CheapAnswerTurns;
+import dev.degradation.web.RequestDecider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -60,6 +63,9 @@ abstract class StackBehaviourTests {
 
 	@Autowired
 	StackTestApplication.Events events;
+
+	@Autowired
+	RequestDecider decider;
 
 	/**
 	 * A dependency and a manifest of the stack's own, since each stack's application probes and
@@ -246,6 +252,54 @@ abstract class StackBehaviourTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.overload.active().admission().inflight() == 0);
 		assertThat(send("GET", "/api/core", null).body()).isEqualTo("core");
 		assertThat(this.overload.active().admission().succeeded()).isGreaterThanOrEqualTo(4);
+	}
+
+	@Test
+	void whileAnAdmittedRequestIsServedACheapAnswerIsWrittenInItsTurn() throws Exception {
+		CheapAnswerTurns turns = CheapAnswerTurns.of(1, Duration.ofSeconds(10));
+		this.decider.setCheapAnswerTurns(turns);
+		try {
+			CompletableFuture<HttpResponse<String>> held = this.client.sendAsync(request("GET", "/api/hold", null),
+					HttpResponse.BodyHandlers.ofString());
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 1);
+			assertThat(send("POST", "/actuator/degradation/switches/best-effort", "{\"state\": \"off\"}").statusCode())
+				.isEqualTo(200);
+			assertThat(turns.enter(-1)).as("the test holds the only turn").isTrue();
+			CompletableFuture<HttpResponse<String>> dropped;
+			try {
+				dropped = this.client.sendAsync(request("POST", "/api/track", null),
+						HttpResponse.BodyHandlers.ofString());
+				await().atMost(Duration.ofSeconds(10)).until(() -> turns.waiting() == 1);
+				assertThat(dropped).as("no answer while its turn is held").isNotDone();
+			}
+			finally {
+				turns.leave(System.nanoTime());
+			}
+			HttpResponse<String> answer = dropped.get(10, TimeUnit.SECONDS);
+			assertThat(answer.statusCode()).isEqualTo(204);
+			assertDegraded(answer, "best-effort", "switch:best-effort", null);
+			await().atMost(Duration.ofSeconds(5)).until(() -> turns.waiting() == 0);
+			assertThat(turns.enter(0)).as("a caller whose deadline passed takes no turn").isFalse();
+			assertThat(turns.enter(-1)).as("the turn was given back").isTrue();
+			turns.leave(System.nanoTime());
+			this.holds.release.complete("released");
+			assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+
+			// With nothing admitted in flight there is nothing to protect: no turn is taken.
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.overload.active().admission().inflight() == 0);
+			assertThat(turns.enter(-1)).as("the test holds the only turn").isTrue();
+			try {
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(send("POST", "/api/track", null).statusCode()).isEqualTo(204));
+				assertThat(turns.waiting()).isZero();
+			}
+			finally {
+				turns.leave(System.nanoTime());
+			}
+		}
+		finally {
+			this.decider.setCheapAnswerTurns(CheapAnswerTurns.standard());
+		}
 	}
 
 	@Test

@@ -75,8 +75,8 @@ public class DependencyProbing
 	}
 
 	private DependencyProbes probes(List<Dependency> dependencies) {
-		// A dependency with neither health URL nor health indicator is judged by its calls alone.
-		return new DependencyProbes(dependencies.stream().filter(Dependency::probed).toList(), this.probe,
+		// A dependency that no health source claims is judged by its calls alone.
+		return new DependencyProbes(dependencies.stream().filter(this.probe::claims).toList(), this.probe,
 				(dependency, result) -> recordProbe(dependency, result), this.probe::abortAll);
 	}
 

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 import dev.degradation.web.DegradationHeaders;
+import dev.degradation.web.ServedAnswer;
 
 /**
  * What the application answered a request of the contract tests.
@@ -15,7 +16,7 @@ import dev.degradation.web.DegradationHeaders;
  * @param headers the headers, by name in any case
  * @param body the body as text
  */
-record ContractAnswer(int status, Map<String, List<String>> headers, String body) {
+record ContractAnswer(int status, Map<String, List<String>> headers, String body) implements ServedAnswer {
 
 	private static final int MAX_BODY = 500;
 
@@ -30,7 +31,8 @@ record ContractAnswer(int status, Map<String, List<String>> headers, String body
 	 * @param name the header name, in any case
 	 * @return the value, or {@code null} when the answer has no such header
 	 */
-	@Nullable String header(String name) {
+	@Override
+	public @Nullable String header(String name) {
 		List<String> values = this.headers.get(name);
 		return (values != null && !values.isEmpty()) ? values.get(0) : null;
 	}

@@ -4,21 +4,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
-import org.jspecify.annotations.Nullable;
 import org.opentest4j.AssertionFailedError;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
-import org.springframework.http.InvalidMediaTypeException;
-import org.springframework.http.MediaType;
 
 import dev.degradation.engine.SimulationSignal;
-import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Route;
 import dev.degradation.web.DegradationHeaders;
+import dev.degradation.web.FallbackKinds;
 
 /**
  * The judgements of the contract tests. Each failure says what was promised, by which route
@@ -27,25 +19,38 @@ import dev.degradation.web.DegradationHeaders;
  */
 final class ContractAssertions {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
-
 	private static final String CACHE_CONTROL = "Cache-Control";
 
 	private ContractAssertions() {
 	}
 
 	/**
-	 * Assert that a request was answered by its route's fallback, marked as degraded.
+	 * Assert that a request was answered by its route's fallback of a built-in kind, marked as
+	 * degraded.
 	 * @param declared the route
 	 * @param level the simulated level, which sheds the route's tier
 	 * @param request the request
 	 * @param answer the answer
 	 */
 	static void fallback(DeclaredRoute declared, int level, ContractRequest request, ContractAnswer answer) {
+		fallback(FallbackKinds.builtIn(), declared, level, request, answer);
+	}
+
+	/**
+	 * Assert that a request was answered by its route's fallback, marked as degraded, and as its
+	 * kind declares it.
+	 * @param kinds the application's fallback kinds, which judge the answers of their routes
+	 * @param declared the route
+	 * @param level the simulated level, which sheds the route's tier
+	 * @param request the request
+	 * @param answer the answer
+	 */
+	static void fallback(FallbackKinds kinds, DeclaredRoute declared, int level, ContractRequest request,
+			ContractAnswer answer) {
 		Route route = declared.route();
 		String promise = request + " at level " + level + " should be answered by the " + route.fallback().kind()
 				+ " fallback of " + declared.describe();
-		String expected = expectedFallback(route, level, request);
+		String expected = expectedFallback(kinds, route, level, request);
 		String handler = answer.handler();
 		if (handler != null) {
 			fail(promise + ", but it reached the handler " + handler + ": the degradation filter let it through "
@@ -70,7 +75,7 @@ final class ContractAssertions {
 			differences.add("its status is " + answer.status() + " instead of " + status);
 		}
 		if (!request.method().equals("HEAD")) {
-			body(route.fallback(), answer, differences);
+			differences.addAll(kinds.differences(route, answer));
 		}
 		if (!differences.isEmpty()) {
 			fail(promise + ", but " + String.join("; ", differences), expected, answer);
@@ -103,77 +108,6 @@ final class ContractAssertions {
 		}
 	}
 
-	private static void body(Fallback fallback, ContractAnswer answer, List<String> differences) {
-		if (fallback instanceof Fallback.Drop) {
-			if (!answer.body().isEmpty()) {
-				differences.add("it has a body where the manifest's drop fallback has none");
-			}
-		}
-		else if (fallback instanceof Fallback.Static staticFallback) {
-			String contentType = answer.header("Content-Type");
-			boolean json = isJson(staticFallback.contentType());
-			if (json && !isJson(contentType)) {
-				differences.add("its content type is " + ((contentType != null) ? "'" + contentType + "'" : "missing")
-						+ " instead of JSON");
-			}
-			else if (!json && (contentType == null || !contentType.startsWith(staticFallback.contentType()))) {
-				differences.add("its content type is " + ((contentType != null) ? "'" + contentType + "'" : "missing")
-						+ " instead of " + staticFallback.contentType());
-			}
-			boolean same = json ? sameJson(staticFallback.body(), answer.body())
-					: staticFallback.body().equals(answer.body());
-			if (!same) {
-				differences.add("its body is " + answer.body() + " instead of the manifest's static_response "
-						+ staticFallback.body());
-			}
-		}
-		else if (fallback instanceof Fallback.Unavailable unavailable) {
-			String retryAfter = answer.header("Retry-After");
-			if (!Integer.toString(unavailable.retryAfterSeconds()).equals(retryAfter)) {
-				differences.add("its Retry-After is " + ((retryAfter != null) ? "'" + retryAfter + "'" : "missing")
-						+ " instead of the manifest's retry_after_seconds " + unavailable.retryAfterSeconds());
-			}
-			String contentType = answer.header("Content-Type");
-			if (contentType == null || !contentType.startsWith(MediaType.APPLICATION_PROBLEM_JSON_VALUE)) {
-				differences.add("its content type is " + ((contentType != null) ? "'" + contentType + "'" : "missing")
-						+ " instead of " + MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-			}
-		}
-		else if (fallback instanceof Fallback.Stale stale) {
-			String age = answer.header("Age");
-			if (age == null) {
-				// No copy to serve: the answer is what the route declares without one.
-				body(stale.otherwise(), answer, differences);
-			}
-			else if (!age.chars().allMatch(Character::isDigit) || age.isEmpty() || age.length() > 9
-					|| Integer.parseInt(age) > stale.maxStaleSeconds()) {
-				differences.add("its copy's Age is '" + age + "', past the manifest's max_stale_seconds "
-						+ stale.maxStaleSeconds());
-			}
-		}
-	}
-
-	private static boolean isJson(@Nullable String contentType) {
-		try {
-			return contentType != null
-					&& MediaType.parseMediaType(contentType).isCompatibleWith(MediaType.APPLICATION_JSON);
-		}
-		catch (InvalidMediaTypeException ex) {
-			return false;
-		}
-	}
-
-	private static boolean sameJson(String declared, String served) {
-		try {
-			JsonNode expected = JSON.readTree(declared);
-			JsonNode actual = JSON.readTree(served);
-			return Objects.equals(expected, actual);
-		}
-		catch (JacksonException ex) {
-			return false;
-		}
-	}
-
 	private static Map<String, String> expectedHeaders(Route route, int level) {
 		Map<String, String> headers = new LinkedHashMap<>();
 		headers.put(DegradationHeaders.DEGRADED, "true");
@@ -184,19 +118,13 @@ final class ContractAssertions {
 		return headers;
 	}
 
-	private static String expectedFallback(Route route, int level, ContractRequest request) {
+	private static String expectedFallback(FallbackKinds kinds, Route route, int level, ContractRequest request) {
 		StringBuilder description = new StringBuilder();
 		int status = route.fallback().answerStatus();
 		description.append((status > 0) ? Integer.toString(status) : "its status");
 		expectedHeaders(route, level)
 			.forEach((name, value) -> description.append(", ").append(name).append(": ").append(value));
-		if (route.fallback() instanceof Fallback.Static staticFallback && !request.method().equals("HEAD")) {
-			description.append(", Content-Type: ").append(staticFallback.contentType()).append(", body ")
-				.append(staticFallback.body());
-		}
-		else if (route.fallback() instanceof Fallback.Drop) {
-			description.append(", no body");
-		}
+		description.append(kinds.expected(route, request.method()));
 		return description.toString();
 	}
 

@@ -29,14 +29,15 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
-import dev.degradation.manifest.Fallback;
 import dev.degradation.manifest.Route;
 import dev.degradation.manifest.Suggestions;
 import dev.degradation.manifest.Tier;
+import dev.degradation.web.FallbackKinds;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.ManifestRouteCheck;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.ShedRoute;
+import dev.degradation.web.StaleAnswers;
 
 /**
  * The contract that an application's degradation manifest makes, as JUnit dynamic tests: for
@@ -173,11 +174,11 @@ public final class DegradationContract {
 		}));
 		for (int level : levels) {
 			boolean shed = declared.priority() <= level;
-			String expectation = shed ? fallbackName(route.fallback()) : "reaches the application";
+			String expectation = shed ? this.routeTable.kinds().promise(route) : "reaches the application";
 			tests.add(DynamicTest.dynamicTest(route + " at level " + level + ": " + expectation, source, () -> {
 				ContractAnswer answer = sendAt(level, request);
 				if (shed) {
-					ContractAssertions.fallback(declared, level, request, answer);
+					ContractAssertions.fallback(this.routeTable.kinds(), declared, level, request, answer);
 				}
 				else {
 					ContractAssertions.reached(request + " at level " + level + " should reach the application, as "
@@ -366,16 +367,6 @@ public final class DegradationContract {
 		return Stream.concat(Stream.of(0), manifest.tiers().stream().map(Tier::priority)).distinct().sorted().toList();
 	}
 
-	private static String fallbackName(Fallback fallback) {
-		if (fallback instanceof Fallback.Drop) {
-			return "answers 204, its drop fallback";
-		}
-		if (fallback instanceof Fallback.Static) {
-			return "answers its static fallback";
-		}
-		return "answers its " + fallback.kind() + " fallback";
-	}
-
 	private static void failWith(String message) {
 		throw new AssertionFailedError(message);
 	}
@@ -492,7 +483,9 @@ public final class DegradationContract {
 						+ "test class");
 			}
 			RouteTable routeTable = this.context.getBeanProvider(RouteTable.class)
-				.getIfAvailable(() -> RouteTable.compile(engine.manifest()));
+				.getIfAvailable(() -> RouteTable.compile(engine.manifest(),
+						new StaleAnswers(StaleAnswers.Limits.DEFAULT, engine.clock()),
+						this.context.getBeanProvider(FallbackKinds.class).getIfAvailable(FallbackKinds::builtIn)));
 			HandlerLookup lookup = webFlux ? WebFluxHandlerLookup.of(this.context) : MvcHandlerLookup.of(this.context);
 			ContractClient client = (this.client != null) ? this.client : detectClient(webFlux);
 			return new DegradationContract(engine, routeTable, lookup, client, this.samplePaths,

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * The contract checks the answer of every kind of fallback as the manifest declares it, not only
  * {@code drop} and {@code static}: an {@code unavailable} route's {@code Retry-After} and problem
  * body, a {@code stale} route's answer without a copy (its {@code static_response}) and the age of
- * a copy it serves.
+ * a copy it serves, a {@code static} route's headers, a {@code drop} route's empty body.
  */
 class FallbackKindsContractTests {
 
@@ -37,7 +37,14 @@ class FallbackKindsContractTests {
 				    routes:
 				      - { path: /a, method: GET, fallback: unavailable, retry_after_seconds: 42 }
 				      - { path: /b, method: GET, fallback: stale, max_stale_seconds: 60, static_response: { "b": [] } }
+				      - { path: /c, method: POST, fallback: drop }
+				      - { path: /d, method: GET, fallback: static, static_response: { "d": [] }, headers: { Retry-After: "9" } }
 				""".getBytes(StandardCharsets.UTF_8));
+
+	/** The problem detail that the {@code unavailable} route at {@code /a} answers. */
+	private static final String PROBLEM = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
+			+ "\"detail\":\"GET /a is degraded and has no reduced answer; retry after 42 s\",\"degraded\":true,"
+			+ "\"tier\":\"best-effort\",\"route\":\"GET /a\",\"retryAfterSeconds\":42}";
 
 	@Test
 	void everyKindOfTheShopPassesAgainstTheRunningServer() {
@@ -55,9 +62,37 @@ class FallbackKindsContractTests {
 		assertThatExceptionOfType(AssertionFailedError.class)
 			.isThrownBy(() -> ContractAssertions.fallback(route(0), 1, request("/a"), wrong))
 			.withMessageContaining("its Retry-After is '5' instead of the manifest's retry_after_seconds 42")
-			.withMessageContaining("its content type is 'application/json' instead of application/problem+json");
+			.withMessageContaining("its content type is 'application/json' instead of application/problem+json")
+			.withMessageContaining("its body is {} instead of a problem detail with status 503, degraded true, "
+					+ "tier 'best-effort', route 'GET /a' and retryAfterSeconds 42")
+			.withMessageContaining("expected: 503, X-Degraded: true")
+			.withMessageContaining("Retry-After: 42, Content-Type: application/problem+json");
+		assertThatExceptionOfType(AssertionFailedError.class)
+			.isThrownBy(() -> ContractAssertions.fallback(route(0), 1, request("/a"),
+					answer(503, Map.of("Retry-After", "42", "Content-Type", "application/problem+json"),
+							PROBLEM.replace("\"tier\":\"best-effort\"", "\"tier\":\"core\""))))
+			.withMessageContaining("its body is");
 		ContractAssertions.fallback(route(0), 1, request("/a"),
-				answer(503, Map.of("Retry-After", "42", "Content-Type", "application/problem+json"), "{}"));
+				answer(503, Map.of("Retry-After", "42", "Content-Type", "application/problem+json"), PROBLEM));
+	}
+
+	@Test
+	void aDropAnswerWithABodyFails() {
+		ContractRequest post = new ContractRequest("POST", "/c", Map.of(), "{}");
+		assertThatExceptionOfType(AssertionFailedError.class)
+			.isThrownBy(() -> ContractAssertions.fallback(route(2), 1, post, answer(204, Map.of(), "oops")))
+			.withMessageContaining("it has a body where the manifest's drop fallback has none");
+		ContractAssertions.fallback(route(2), 1, post, answer(204, Map.of(), ""));
+	}
+
+	@Test
+	void aStaticAnswerWithoutItsDeclaredHeaderFails() {
+		assertThatExceptionOfType(AssertionFailedError.class)
+			.isThrownBy(() -> ContractAssertions.fallback(route(3), 1, request("/d"),
+					answer(200, Map.of("Content-Type", "application/json"), "{\"d\": []}")))
+			.withMessageContaining("its Retry-After header is missing instead of the manifest's '9'");
+		ContractAssertions.fallback(route(3), 1, request("/d"),
+				answer(200, Map.of("Content-Type", "application/json", "Retry-After", "9"), "{\"d\": []}"));
 	}
 
 	@Test

@@ -1,4 +1,4 @@
-package dev.degradation.web.servlet;
+package dev.degradation.web;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -19,12 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * runs it on the machine's Java 25 JDK, as {@code .ci/run} does.
  */
 @EnabledForJreRange(min = JRE.JAVA_21)
-class CheapAnswerGateOnVirtualThreadsTests {
+class CheapAnswerTurnsOnVirtualThreadsTests {
 
 	@Test
 	void aTurnTakenOnAVirtualThreadIsGivenBackNoSoonerThanTheShortestTurn() throws Exception {
 		long minTurn = TimeUnit.MILLISECONDS.toNanos(200);
-		CheapAnswerGate gate = new CheapAnswerGate(1, TimeUnit.SECONDS.toNanos(30), minTurn);
+		CheapAnswerTurns gate = new CheapAnswerTurns(1, TimeUnit.SECONDS.toNanos(30), minTurn);
 		VirtualThreadTaskExecutor executor = new VirtualThreadTaskExecutor("cheap-answer-");
 		CompletableFuture<Long> held = new CompletableFuture<>();
 		executor.execute(() -> {

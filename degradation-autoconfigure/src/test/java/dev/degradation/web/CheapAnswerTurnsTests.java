@@ -1,4 +1,4 @@
-package dev.degradation.web.servlet;
+package dev.degradation.web;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -14,11 +14,11 @@ import static org.awaitility.Awaitility.await;
  * served, at most 100 ms and never past their caller's deadline, and a caller whose deadline has
  * passed does not wait.
  */
-class CheapAnswerGateTests {
+class CheapAnswerTurnsTests {
 
 	@Test
 	void aTurnIsTakenAtOnceWhileOneIsFree() {
-		CheapAnswerGate gate = gate(2);
+		CheapAnswerTurns gate = gate(2);
 		assertThat(gate.enter(-1)).isTrue();
 		assertThat(gate.enter(TimeUnit.SECONDS.toNanos(1))).isTrue();
 		assertThat(gate.waiting()).isZero();
@@ -26,7 +26,7 @@ class CheapAnswerGateTests {
 
 	@Test
 	void aWaitingAnswerGetsTheTurnTheLastOneGaveBack() {
-		CheapAnswerGate gate = gate(1);
+		CheapAnswerTurns gate = gate(1);
 		assertThat(gate.enter(-1)).isTrue();
 		CompletableFuture<Boolean> waiting = CompletableFuture
 			.supplyAsync(() -> gate.enter(TimeUnit.SECONDS.toNanos(10)));
@@ -39,7 +39,7 @@ class CheapAnswerGateTests {
 
 	@Test
 	void anAnswerWhoseWaitEndsWithoutATurnGoesOutWithoutOne() {
-		CheapAnswerGate gate = gate(1);
+		CheapAnswerTurns gate = gate(1);
 		assertThat(gate.enter(-1)).isTrue();
 		assertThat(gate.enter(TimeUnit.MILLISECONDS.toNanos(20))).isFalse();
 		assertThat(gate.waiting()).isZero();
@@ -47,7 +47,7 @@ class CheapAnswerGateTests {
 
 	@Test
 	void theWaitIsAtMost100MillisecondsAndNeverPastTheCallersDeadline() {
-		CheapAnswerGate gate = CheapAnswerGate.standard();
+		CheapAnswerTurns gate = CheapAnswerTurns.standard();
 		long max = TimeUnit.MILLISECONDS.toNanos(100);
 		assertThat(gate.waitNanos(-1)).as("no deadline").isEqualTo(max);
 		assertThat(gate.waitNanos(TimeUnit.SECONDS.toNanos(30))).isEqualTo(max);
@@ -57,14 +57,14 @@ class CheapAnswerGateTests {
 
 	@Test
 	void aCallerWhoseDeadlineHasPassedGetsNoTurnEvenWithOneFree() {
-		CheapAnswerGate gate = gate(1);
+		CheapAnswerTurns gate = gate(1);
 		assertThat(gate.enter(0)).isFalse();
 		assertThat(gate.enter(-1)).as("the free turn is still there").isTrue();
 	}
 
 	@Test
 	void turnsAreTakenWhileAdmittedRequestsAreServedAndShortlyAfterNotOtherwise() {
-		CheapAnswerGate gate = gate(1);
+		CheapAnswerTurns gate = gate(1);
 		assertThat(gate.enter(-1)).as("the only turn, taken").isTrue();
 		long waited = System.nanoTime();
 		assertThat(gate.enter(TimeUnit.MILLISECONDS.toNanos(20), true))
@@ -73,10 +73,10 @@ class CheapAnswerGateTests {
 			.isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
 		long seen = System.nanoTime();
 		boolean turn = gate.enter(TimeUnit.MILLISECONDS.toNanos(20), false);
-		if (System.nanoTime() - seen < CheapAnswerGate.HOLD_NANOS) {
+		if (System.nanoTime() - seen < CheapAnswerTurns.HOLD_NANOS) {
 			assertThat(turn).as("within the hold after the work, still in turns").isFalse();
 		}
-		await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() - seen > 2 * CheapAnswerGate.HOLD_NANOS);
+		await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() - seen > 2 * CheapAnswerTurns.HOLD_NANOS);
 		long before = System.nanoTime();
 		assertThat(gate.enter(TimeUnit.SECONDS.toNanos(10), false)).as("no work: no turn taken").isFalse();
 		assertThat(System.nanoTime() - before).as("and no wait for the taken one").isLessThan(TimeUnit.SECONDS.toNanos(5));
@@ -85,7 +85,7 @@ class CheapAnswerGateTests {
 
 	@Test
 	void onAPlatformThreadATurnIsGivenBackAtOnceWhateverTheShortestTurn() {
-		CheapAnswerGate gate = new CheapAnswerGate(1, TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(60));
+		CheapAnswerTurns gate = new CheapAnswerTurns(1, TimeUnit.SECONDS.toNanos(30), TimeUnit.SECONDS.toNanos(60));
 		assertThat(gate.enter(-1)).isTrue();
 		long since = System.nanoTime();
 		gate.leave(since);
@@ -94,8 +94,40 @@ class CheapAnswerGateTests {
 	}
 
 	/** A gate whose longest wait (30 s) no test reaches, so that only the deadline bounds it. */
-	private static CheapAnswerGate gate(int permits) {
-		return new CheapAnswerGate(permits, TimeUnit.SECONDS.toNanos(30));
+	@Test
+	void anAnswerWaitingWithoutAThreadGetsTheTurnGivenBackBeforeAThreadDoes() {
+		CheapAnswerTurns gate = gate(1);
+		assertThat(gate.enter(-1)).isTrue();
+		CompletableFuture<Boolean> later = gate.enterLater(TimeUnit.SECONDS.toNanos(10));
+		assertThat(later).as("waits while the only turn is taken").isNotDone();
+		assertThat(gate.waiting()).isOne();
+		gate.leave(System.nanoTime());
+		assertThat(later).isCompletedWithValue(true);
+		assertThat(gate.enter(0)).isFalse();
+		assertThat(gate.enterLater(TimeUnit.SECONDS.toNanos(10))).as("the turn is still the first answer's")
+			.isNotDone();
+	}
+
+	@Test
+	void anAnswerWaitingWithoutAThreadGoesOutWithoutATurnWhenItsWaitEndsAndACancelledOnePassesItsTurnOn() {
+		CheapAnswerTurns gate = gate(1);
+		assertThat(gate.enter(-1)).isTrue();
+		assertThat(gate.enterLater(TimeUnit.MILLISECONDS.toNanos(20))).succeedsWithin(Duration.ofSeconds(5))
+			.isEqualTo(false);
+		CompletableFuture<Boolean> cancelled = gate.enterLater(TimeUnit.SECONDS.toNanos(10));
+		CompletableFuture<Boolean> next = gate.enterLater(TimeUnit.SECONDS.toNanos(10));
+		cancelled.cancel(false);
+		gate.leave(System.nanoTime());
+		assertThat(next).isCompletedWithValue(true);
+		assertThat(gate.enterLater(0)).as("a caller whose deadline has passed waits for nothing")
+			.isCompletedWithValue(false);
+		gate.leave(System.nanoTime());
+		assertThat(gate.enterLater(-1)).as("a free turn is taken at once").isCompletedWithValue(true);
+		assertThat(gate.waiting()).isZero();
+	}
+
+	private static CheapAnswerTurns gate(int permits) {
+		return new CheapAnswerTurns(permits, TimeUnit.SECONDS.toNanos(30));
 	}
 
 }
