@@ -21,6 +21,7 @@ import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.manifest.ManifestProblem;
 import dev.degradation.manifest.PressureRule;
 import dev.degradation.manifest.Suggestions;
+import dev.degradation.manifest.VerificationMode;
 
 /**
  * Reads the meters of the manifest's pressure rules from the application's {@link MeterRegistry},
@@ -44,7 +45,7 @@ public class PressureSampler {
 
 	private final MeterRegistry registry;
 
-	private final Verify verify;
+	private final VerificationMode verify;
 
 	/**
 	 * Create a sampler.
@@ -54,7 +55,8 @@ public class PressureSampler {
 	 * @param registry the application's meter registry
 	 * @param verify what a rule whose meter the registry does not have does at startup
 	 */
-	public PressureSampler(PressureSignal signal, DegradationEngine engine, MeterRegistry registry, Verify verify) {
+	public PressureSampler(PressureSignal signal, DegradationEngine engine, MeterRegistry registry,
+			VerificationMode verify) {
 		this.signal = signal;
 		this.engine = engine;
 		this.registry = registry;
@@ -159,7 +161,7 @@ public class PressureSampler {
 	 * under {@code warn} it is logged.
 	 */
 	public void checkAtStartup() {
-		if (this.verify == Verify.OFF) {
+		if (this.verify == VerificationMode.OFF) {
 			return;
 		}
 		DegradationManifest manifest = this.engine.manifest();
@@ -168,7 +170,7 @@ public class PressureSampler {
 			return;
 		}
 		InvalidManifestException exception = new InvalidManifestException(manifest.source(), problems);
-		if (this.verify == Verify.STRICT) {
+		if (this.verify == VerificationMode.STRICT) {
 			throw exception;
 		}
 		logger.warn(exception.getMessage() + "\n(the rule presses nothing until its meter exists; set "
@@ -183,11 +185,11 @@ public class PressureSampler {
 	 * @return the problems that refuse it, empty when it may become active
 	 */
 	public List<ManifestProblem> checkReplacement(DegradationManifest replacement) {
-		if (this.verify == Verify.OFF) {
+		if (this.verify == VerificationMode.OFF) {
 			return List.of();
 		}
 		List<ManifestProblem> problems = check(replacement);
-		if (problems.isEmpty() || this.verify == Verify.STRICT) {
+		if (problems.isEmpty() || this.verify == VerificationMode.STRICT) {
 			return problems;
 		}
 		logger.warn(new InvalidManifestException(replacement.source(), problems).getMessage()
@@ -197,22 +199,6 @@ public class PressureSampler {
 
 	private static String quote(String text) {
 		return "'" + text + "'";
-	}
-
-	/**
-	 * What a rule whose meter the registry does not have does at startup.
-	 */
-	public enum Verify {
-
-		/** Nothing: the rule is read once its meter exists. */
-		OFF,
-
-		/** A warning with the rule's position; the rule is read once its meter exists. */
-		WARN,
-
-		/** The manifest is refused and the application does not start. */
-		STRICT
-
 	}
 
 }

@@ -6,10 +6,10 @@ import java.util.Objects;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -31,12 +31,17 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 import dev.degradation.actuate.HealthIndicatorProbe;
+import dev.degradation.actuate.HealthIndicatorVerification;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.PressureSignal;
 import dev.degradation.engine.ShedSignal;
 import dev.degradation.engine.SwitchSignal;
+import dev.degradation.engine.periodic.ShedLevelEvaluation;
+import dev.degradation.event.DegradationChangeReporter;
+import dev.degradation.event.DegradationNotifier;
+import dev.degradation.handler.ManifestVerification;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.HealthSourceKey;
 import dev.degradation.manifest.ShedScope;
@@ -45,6 +50,10 @@ import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.HealthSources;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.engine.OverloadSignal;
+import dev.degradation.monitor.probing.DependencyProbing;
+import dev.degradation.reload.DegradationSwitches;
+import dev.degradation.reload.ManifestLocation;
+import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.FallbackKinds;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
@@ -62,7 +71,8 @@ import dev.degradation.web.StaleAnswers;
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "degradation.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(DegradationProperties.class)
+@EnableConfigurationProperties({ DegradationProperties.class, DegradationRequestProperties.class,
+		DegradationStaleProperties.class })
 public final class DegradationAutoConfiguration {
 
 	static final String ACTUATOR_ENDPOINT_CLASS = "org.springframework.boot.actuate.endpoint.annotation.Endpoint";
@@ -71,9 +81,9 @@ public final class DegradationAutoConfiguration {
 
 	static final String ENVIRONMENT_CHANGE_EVENT_CLASS = "org.springframework.cloud.context.environment.EnvironmentChangeEvent";
 
-	static final String HEALTH_CONTRIBUTORS_CLASS = "org.springframework.boot.health.registry.HealthContributorRegistry";
+	static final String WEB_ENDPOINT_PROPERTIES_CLASS = "org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties";
 
-	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
+	static final String HEALTH_CONTRIBUTORS_CLASS = "org.springframework.boot.health.registry.HealthContributorRegistry";
 
 	@Configuration(proxyBeanMethods = false)
 	@Conditional(ManifestAvailableCondition.class)
@@ -102,12 +112,13 @@ public final class DegradationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		DegradationManifest degradationManifest(ObjectProvider<ManifestFile> file, Environment environment,
-				FallbackKinds kinds, ObjectProvider<DependencyHealthSource> sources) {
+				FallbackKinds kinds, ObjectProvider<DependencyHealthSource> sources,
+				ObjectProvider<ActuatorBasePath> actuatorBasePath) {
 			ManifestFile read = file.getIfAvailable();
 			if (read == null) {
 				throw new ManifestNotFoundException(ManifestLocation.of(environment).location());
 			}
-			return ManifestReloader.loader(environment, kinds, healthSourceKeys(sources))
+			return ManifestReloader.loader(environment, ActuatorBasePath.of(actuatorBasePath), kinds, healthSourceKeys(sources))
 				.load(read.location().resourceLocation(), read.content());
 		}
 
@@ -129,10 +140,10 @@ public final class DegradationAutoConfiguration {
 				DegradationEngine engine, ObjectProvider<RequestDecider> decider, StaleAnswers staleAnswers,
 				ManifestFile file, ObjectProvider<ManifestVerification> verification,
 				ObjectProvider<ManifestReloader.ReplacementCheck> replacementChecks, FallbackKinds kinds,
-				ObjectProvider<DependencyHealthSource> sources) {
+				ObjectProvider<DependencyHealthSource> sources, ObjectProvider<ActuatorBasePath> actuatorBasePath) {
 			ManifestReloader reloader = new ManifestReloader(resourceLoader, environment, engine,
 					decider.getIfAvailable(), staleAnswers, file.location().location(), file.content(),
-					verification::getIfAvailable);
+					verification::getIfAvailable, () -> ActuatorBasePath.of(actuatorBasePath));
 			reloader.setReplacementChecks(() -> replacementChecks.orderedStream().toList());
 			reloader.setPlugins(kinds, healthSourceKeys(sources));
 			return reloader;
@@ -201,6 +212,25 @@ public final class DegradationAutoConfiguration {
 		@ConditionalOnMissingBean
 		DegradationSwitches degradationSwitches(SwitchSignal signal, DegradationEngine engine, Environment environment) {
 			return new DegradationSwitches(signal, engine, environment);
+		}
+
+		/**
+		 * The Actuator's base path as Boot binds it: {@code WebEndpointProperties}, registered here
+		 * too (Boot skips a second registration) so that it is bound in an application whose web
+		 * endpoints are not auto-configured, a worker without a web server say, as it was read there
+		 * before.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = WEB_ENDPOINT_PROPERTIES_CLASS)
+		@EnableConfigurationProperties(WebEndpointProperties.class)
+		static class ActuatorBasePathConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			ActuatorBasePath degradationActuatorBasePath(WebEndpointProperties properties) {
+				return new ActuatorBasePath(properties::getBasePath);
+			}
+
 		}
 
 		/**
@@ -307,8 +337,8 @@ public final class DegradationAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		StaleAnswers degradationStaleAnswers(DegradationEngine engine, DegradationProperties properties) {
-			return new StaleAnswers(properties.getStale().toLimits(), engine.clock());
+		StaleAnswers degradationStaleAnswers(DegradationEngine engine, DegradationStaleProperties stale) {
+			return new StaleAnswers(stale.toLimits(), engine.clock());
 		}
 
 		/**
@@ -318,18 +348,15 @@ public final class DegradationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		RequestDecider degradationRequestDecider(DegradationEngine engine, RouteTable routes,
-				DegradationProperties properties, Environment environment, ObjectProvider<OverloadSignal> overload) {
-			RequestDecider decider = new RequestDecider(engine, routes, actuatorBasePath(environment),
+				DegradationRequestProperties properties, ObjectProvider<ActuatorBasePath> actuatorBasePath,
+				ObjectProvider<OverloadSignal> overload) {
+			RequestDecider decider = new RequestDecider(engine, routes, ActuatorBasePath.of(actuatorBasePath),
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);
 			decider.setBodyLimits(properties.getBody().getTimeout(), properties.getBody().getReadAhead().toBytes());
 			decider.setRequestSimulation(properties.getSimulation().getRequests().tokenWhenEnabled());
 			return decider;
-		}
-
-		private static @Nullable String actuatorBasePath(Environment environment) {
-			return ManifestReloader.actuatorBasePath(environment);
 		}
 
 	}

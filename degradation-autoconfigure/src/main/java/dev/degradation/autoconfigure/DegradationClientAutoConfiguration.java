@@ -113,7 +113,7 @@ public final class DegradationClientAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationCallDeadlineWebFilter")
 		CallDeadlineWebFilter degradationCallDeadlineWebFilter(DegradationEngine engine,
-				DegradationProperties properties) {
+				DegradationRequestProperties properties) {
 			return new CallDeadlineWebFilter(properties.getDeadline().getHeader(), properties.getDeadline().getMax(),
 					engine.clock());
 		}
@@ -128,7 +128,7 @@ public final class DegradationClientAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationCallDeadlineFilter")
 		FilterRegistrationBean<CallDeadlineFilter> degradationCallDeadlineFilter(DegradationEngine engine,
-				DegradationProperties properties) {
+				DegradationRequestProperties properties) {
 			CallDeadlineFilter filter = new CallDeadlineFilter(properties.getDeadline().getHeader(),
 					properties.getDeadline().getMax(), engine.clock());
 			FilterRegistrationBean<CallDeadlineFilter> registration = new FilterRegistrationBean<>(filter);
@@ -145,7 +145,7 @@ public final class DegradationClientAutoConfiguration {
 
 		@Bean
 		RestClientCustomizer degradationRestClientCustomizer(DependencyGuards guards, DegradationEngine engine,
-				DegradationProperties properties) {
+				DegradationRequestProperties properties) {
 			// One interceptor per builder: each learns whether its own client enforces the limit.
 			return (builder) -> builder.requestInterceptor(new GuardingInterceptor(guards,
 					properties.getDeadline().getHeader(), engine.clock(), properties.getPriority().headerWhenEnabled()));
@@ -252,7 +252,7 @@ public final class DegradationClientAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		ClientGuarding degradationClientGuarding(DependencyGuards guards, DegradationEngine engine,
-				DegradationProperties properties) {
+				DegradationRequestProperties properties) {
 			return new ClientGuarding(guards, (unbounded) -> new GuardingInterceptor(guards,
 					properties.getDeadline().getHeader(), engine.clock(), properties.getPriority().headerWhenEnabled(),
 					unbounded));

@@ -15,6 +15,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
+import dev.degradation.discovery.DiscoveredServices;
+import dev.degradation.discovery.ServiceIdVerification;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.monitor.HttpHealthProbe;

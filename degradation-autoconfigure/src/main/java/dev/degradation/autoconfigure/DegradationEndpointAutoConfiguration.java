@@ -10,15 +10,16 @@ import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
 import dev.degradation.actuate.DegradationEndpoint;
@@ -30,6 +31,8 @@ import dev.degradation.actuate.EndpointWriteWebFilter;
 import dev.degradation.actuate.ManifestReload;
 import dev.degradation.actuate.StrictParametersAdvisor;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.handler.ManifestVerification;
+import dev.degradation.reload.ManifestReloader;
 
 /**
  * Auto-configuration of the {@code degradation} Actuator endpoint.
@@ -41,6 +44,8 @@ import dev.degradation.engine.DegradationEngine;
 		DegradationEndpointAutoConfiguration.AVAILABLE_ENDPOINT_CONDITION_CLASS })
 @ConditionalOnBean(DegradationEngine.class)
 @ConditionalOnAvailableEndpoint(DegradationEndpoint.class)
+@EnableConfigurationProperties({ DegradationOverrideProperties.class, DegradationStatusPageProperties.class,
+		DegradationFilterProperties.class })
 public final class DegradationEndpointAutoConfiguration {
 
 	private static final EndpointId DEGRADATION = EndpointId.of("degradation");
@@ -55,7 +60,8 @@ public final class DegradationEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationProperties properties,
+	DegradationEndpoint degradationEndpoint(DegradationEngine engine, DegradationOverrideProperties overrides,
+			DegradationRequestProperties request,
 			ObjectProvider<ManifestReloader> reloader, ObjectProvider<ManifestVerification> verification,
 			ObjectProvider<EndpointSection> sections) {
 		ManifestReloader manifestReloader = reloader.getIfAvailable();
@@ -65,9 +71,9 @@ public final class DegradationEndpointAutoConfiguration {
 					outcome.location(), outcome.problems(), outcome.reason());
 		} : null;
 		ManifestVerification handlers = verification.getIfAvailable();
-		DegradationEndpoint endpoint = new DegradationEndpoint(engine, properties.getOverrides().getMaxTtl(), reload,
+		DegradationEndpoint endpoint = new DegradationEndpoint(engine, overrides.getMaxTtl(), reload,
 				(handlers != null) ? handlers::handlers : null, () -> sections.orderedStream().toList());
-		endpoint.setRequestSimulation(properties.getSimulation().getRequests().isEnabled());
+		endpoint.setRequestSimulation(request.getSimulation().getRequests().isEnabled());
 		return endpoint;
 	}
 
@@ -76,8 +82,7 @@ public final class DegradationEndpointAutoConfiguration {
 	@ConditionalOnBean(DegradationEndpoint.class)
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
 	DegradationEndpointWebExtension degradationEndpointWebExtension(DegradationEndpoint endpoint,
-			DegradationProperties properties) {
-		DegradationProperties.Ui ui = properties.getUi();
+			DegradationStatusPageProperties ui) {
 		return new DegradationEndpointWebExtension(endpoint,
 				ui.isEnabled() ? new DegradationStatusPage(ui.getRefreshInterval()) : null);
 	}
@@ -93,10 +98,11 @@ public final class DegradationEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
-		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(Environment environment,
-				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
-				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
-			return endpointWriteFilter(endpointPath(environment, pathMappedEndpoints), properties, endpoints);
+		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(
+				DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints,
+				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<WebEndpointProperties> webEndpoints) {
+			return endpointWriteFilter(endpointPath(pathMappedEndpoints, webEndpoints), filters, endpoints);
 		}
 
 		/**
@@ -104,11 +110,11 @@ public final class DegradationEndpointAutoConfiguration {
 		 * the application's context and in the management context of a separate port.
 		 */
 		static FilterRegistrationBean<EndpointWriteFilter> endpointWriteFilter(String endpointPath,
-				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints) {
+				DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints) {
 			EndpointWriteFilter filter = new EndpointWriteFilter(endpointPath, new Writable(endpoints));
 			FilterRegistrationBean<EndpointWriteFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("degradationEndpointWriteFilter");
-			registration.setOrder(properties.getFilter().getOrder());
+			registration.setOrder(filters.getOrder());
 			registration.addUrlPatterns(endpointPath, endpointPath + "/*");
 			return registration;
 		}
@@ -127,29 +133,32 @@ public final class DegradationEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
-		EndpointWriteWebFilter degradationEndpointWriteFilter(Environment environment,
-				DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
-				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints, ResourceLoader resourceLoader) {
-			int order = properties.getFilter().getOrder();
+		EndpointWriteWebFilter degradationEndpointWriteFilter(DegradationFilterProperties filters,
+				ObjectProvider<WebEndpointsSupplier> endpoints, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<WebEndpointProperties> webEndpoints, ResourceLoader resourceLoader) {
+			int order = filters.getOrder();
 			DegradationReactiveAutoConfiguration.checkAfterSecurity(order, resourceLoader.getClassLoader());
-			return new EndpointWriteWebFilter(endpointPath(environment, pathMappedEndpoints), new Writable(endpoints),
+			return new EndpointWriteWebFilter(endpointPath(pathMappedEndpoints, webEndpoints), new Writable(endpoints),
 					order);
 		}
 
 	}
 
 	/**
-	 * The endpoint's path within the application, as the Actuator maps it.
+	 * The endpoint's path within the application, as the Actuator maps it ({@link PathMappedEndpoints});
+	 * before the Actuator has mapped it, as Boot binds its base path and path mapping
+	 * ({@link WebEndpointProperties}).
 	 */
-	static String endpointPath(Environment environment, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+	static String endpointPath(ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+			ObjectProvider<WebEndpointProperties> webEndpoints) {
 		PathMappedEndpoints mapped = pathMappedEndpoints.getIfAvailable();
 		String path = (mapped != null) ? mapped.getPath(DEGRADATION) : null;
-		return (path != null) ? path : endpointPath(environment);
+		return (path != null) ? path : endpointPath(webEndpoints.getIfAvailable(WebEndpointProperties::new));
 	}
 
-	private static String endpointPath(Environment environment) {
-		String basePath = environment.getProperty("management.endpoints.web.base-path", "/actuator");
-		String path = environment.getProperty("management.endpoints.web.path-mapping.degradation", "degradation");
+	private static String endpointPath(WebEndpointProperties webEndpoints) {
+		String basePath = webEndpoints.getBasePath();
+		String path = webEndpoints.getPathMapping().getOrDefault(DEGRADATION.toString(), DEGRADATION.toString());
 		return (basePath.endsWith("/") ? basePath : basePath + "/") + (path.startsWith("/") ? path.substring(1) : path);
 	}
 

@@ -3,6 +3,7 @@ package dev.degradation.autoconfigure;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextType;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
@@ -12,7 +13,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 
 import dev.degradation.actuate.DegradationEndpoint;
 import dev.degradation.actuate.EndpointWriteFilter;
@@ -32,11 +32,12 @@ import dev.degradation.actuate.EndpointWriteFilter;
 public class DegradationEndpointChildContextConfiguration {
 
 	@Bean
-	FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(Environment environment,
-			DegradationProperties properties, ObjectProvider<WebEndpointsSupplier> endpoints,
-			ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+	FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(
+			DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints,
+			ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+			ObjectProvider<WebEndpointProperties> webEndpoints) {
 		return DegradationEndpointAutoConfiguration.EndpointWriteFilterConfiguration.endpointWriteFilter(
-				DegradationEndpointAutoConfiguration.endpointPath(environment, pathMappedEndpoints), properties,
+				DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints), filters,
 				endpoints);
 	}
 

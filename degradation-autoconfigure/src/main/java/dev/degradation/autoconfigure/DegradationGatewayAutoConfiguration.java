@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.gateway.GatewayCallGuard;
+import dev.degradation.handler.GatewayHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.reactive.RefusedCallForwardMapping;
@@ -69,7 +70,7 @@ public final class DegradationGatewayAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		GatewayCallGuard degradationGatewayCallGuard(DependencyGuards guards, DegradationEngine engine,
-				DegradationProperties properties) {
+				DegradationRequestProperties properties) {
 			return new GatewayCallGuard(guards, properties.getDeadline().getHeader(), engine.clock(),
 					GatewayCallGuard.DEFAULT_ORDER);
 		}

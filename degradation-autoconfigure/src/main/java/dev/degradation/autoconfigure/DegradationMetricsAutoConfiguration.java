@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
@@ -19,10 +20,12 @@ import dev.degradation.actuate.DegradationMeterBinder;
 import dev.degradation.actuate.DegradedRequestObservationFilter;
 import dev.degradation.actuate.OverloadMeters;
 import dev.degradation.actuate.PressureSampler;
+import dev.degradation.actuate.PressureSampling;
 import dev.degradation.actuate.SignalMeters;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.engine.PressureSignal;
+import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.StaleAnswers;
 
 /**
@@ -32,6 +35,7 @@ import dev.degradation.web.StaleAnswers;
 @AutoConfiguration(after = DegradationAutoConfiguration.class)
 @ConditionalOnClass(MeterBinder.class)
 @ConditionalOnBean(DegradationEngine.class)
+@EnableConfigurationProperties(DegradationPressureProperties.class)
 public final class DegradationMetricsAutoConfiguration {
 
 	/**
@@ -54,7 +58,7 @@ public final class DegradationMetricsAutoConfiguration {
 	PressureSampler degradationPressureSampler(PressureSignal signal, DegradationEngine engine,
 			ObjectProvider<MeterRegistry> registry, DegradationProperties properties) {
 		return new PressureSampler(signal, engine, registry.getIfAvailable(SimpleMeterRegistry::new),
-				PressureSampler.Verify.valueOf(properties.getVerify().name()));
+				properties.getVerify());
 	}
 
 	/**
@@ -64,8 +68,8 @@ public final class DegradationMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(PressureSampler.class)
 	@ConditionalOnMissingBean
-	PressureSampling degradationPressureSampling(PressureSampler sampler, DegradationProperties properties) {
-		return new PressureSampling(sampler, properties.getPressure().getInterval());
+	PressureSampling degradationPressureSampling(PressureSampler sampler, DegradationPressureProperties pressure) {
+		return new PressureSampling(sampler, pressure.getInterval());
 	}
 
 	/**

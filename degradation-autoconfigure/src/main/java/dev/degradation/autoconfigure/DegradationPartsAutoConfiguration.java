@@ -27,14 +27,13 @@ import dev.degradation.parts.PartOutcomes;
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties(DegradationProperties.class)
+@EnableConfigurationProperties(DegradationPartsProperties.class)
 public final class DegradationPartsAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	PartGatherer degradationPartGatherer(DegradationProperties properties, ObjectProvider<PartOutcomes> outcomes,
+	PartGatherer degradationPartGatherer(DegradationPartsProperties parts, ObjectProvider<PartOutcomes> outcomes,
 			ObjectProvider<Clock> clock) {
-		DegradationProperties.Parts parts = properties.getParts();
 		return new PartGatherer(PartGatherer.boundedExecutor(parts.getThreads(), parts.getQueueCapacity()),
 				outcomes.getIfUnique(() -> PartOutcomes.NONE), clock.getIfUnique(Clock::systemUTC),
 				DegradedPartsAdvice::attachToCurrentRequest);

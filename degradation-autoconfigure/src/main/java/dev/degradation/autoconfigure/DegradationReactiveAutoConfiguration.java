@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
@@ -22,10 +23,14 @@ import org.springframework.web.server.session.CookieWebSessionIdResolver;
 import org.springframework.web.server.session.DefaultWebSessionManager;
 import org.springframework.web.server.session.WebSessionManager;
 
+import dev.degradation.handler.ManifestVerification;
+import dev.degradation.handler.WebFluxHandlerContributor;
+import dev.degradation.handler.WebFluxHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.reactive.DegradationWebFilter;
+import dev.degradation.web.reactive.ReactorNettyVersionCheck;
 
 /**
  * Auto-configuration of graceful degradation in a reactive web application (WebFlux, and Spring
@@ -37,22 +42,27 @@ import dev.degradation.web.reactive.DegradationWebFilter;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 @ConditionalOnClass(WebFilter.class)
 @ConditionalOnBean(RequestDecider.class)
+@EnableConfigurationProperties(DegradationFilterProperties.class)
 public final class DegradationReactiveAutoConfiguration {
 
 	static final String SECURITY_WEB_FILTER_CHAIN_CLASS = "org.springframework.security.web.server.WebFilterChainProxy";
 
-	/** The order of Spring Security's reactive web filter chain, which has no property. */
+	/**
+	 * The order of Spring Security's reactive web filter chain: Spring Security fixes it
+	 * ({@code WebFluxSecurityConfiguration.WEB_FILTER_CHAIN_FILTER_ORDER}, in a class that is not
+	 * public) and Boot has no property for it, unlike the servlet filter's.
+	 */
 	static final int SECURITY_WEB_FILTER_ORDER = -100;
 
 	@Bean
 	@ConditionalOnMissingBean(DegradationWebFilter.class)
-	DegradationWebFilter degradationWebFilter(RequestDecider decider, DegradationProperties properties,
+	DegradationWebFilter degradationWebFilter(RequestDecider decider, DegradationFilterProperties filters,
 			ResourceLoader resourceLoader, ObjectProvider<WebSessionManager> sessions) {
-		int order = properties.getFilter().getOrder();
+		int order = filters.getOrder();
 		checkAfterSecurity(order, resourceLoader.getClassLoader());
 		ReactorNettyVersionCheck.warnIfAffected(resourceLoader.getClassLoader());
 		DegradationWebFilter filter = new DegradationWebFilter(decider,
-				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS, order);
+				filters.getLevelHeader() == DegradationFilterProperties.LevelHeader.ALWAYS, order);
 		// The session cookie a fallback keeps is the one the application's session manager writes.
 		if (sessions.getIfUnique() instanceof DefaultWebSessionManager manager
 				&& manager.getSessionIdResolver() instanceof CookieWebSessionIdResolver cookies) {

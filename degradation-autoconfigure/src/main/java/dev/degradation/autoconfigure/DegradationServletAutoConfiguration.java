@@ -7,6 +7,7 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -14,16 +15,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import dev.degradation.handler.ManifestVerification;
+import dev.degradation.handler.MvcHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RequestDecider;
@@ -39,18 +43,23 @@ import dev.degradation.web.servlet.DegradationFilter;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({ Filter.class, FilterRegistrationBean.class })
 @ConditionalOnBean(RequestDecider.class)
+@EnableConfigurationProperties(DegradationFilterProperties.class)
 public final class DegradationServletAutoConfiguration {
+
+	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
+
+	static final String SECURITY_FILTER_PROPERTIES_CLASS = "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties";
 
 	@Bean
 	@ConditionalOnMissingFilterBean(DegradationFilter.class)
 	FilterRegistrationBean<DegradationFilter> degradationFilter(RequestDecider decider,
-			DegradationProperties properties, Environment environment,
+			DegradationFilterProperties filters, BeanFactory beanFactory,
 			ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader) {
 		ClassLoader classLoader = resourceLoader.getClassLoader();
-		int order = properties.getFilter().getOrder();
-		checkAfterSecurity(order, environment, classLoader);
+		int order = filters.getOrder();
+		checkAfterSecurity(order, beanFactory, classLoader);
 		DegradationFilter filter = new DegradationFilter(decider,
-				properties.getFilter().getLevelHeader() == DegradationProperties.LevelHeader.ALWAYS);
+				filters.getLevelHeader() == DegradationFilterProperties.LevelHeader.ALWAYS);
 		FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
 		registration.setName("degradationFilter");
 		registration.setOrder(order);
@@ -78,17 +87,46 @@ public final class DegradationServletAutoConfiguration {
 
 	/**
 	 * A fallback must never answer a request that Spring Security has not authenticated yet.
+	 * Security's order is the one Boot binds ({@code SecurityFilterProperties}); with Spring
+	 * Security but not Boot's security module, Boot's default, which is Spring Security's.
 	 */
-	private static void checkAfterSecurity(int order, Environment environment, @Nullable ClassLoader classLoader) {
-		if (!ClassUtils.isPresent(DegradationAutoConfiguration.SECURITY_FILTER_CHAIN_CLASS, classLoader)) {
+	private static void checkAfterSecurity(int order, BeanFactory beanFactory, @Nullable ClassLoader classLoader) {
+		if (!ClassUtils.isPresent(SECURITY_FILTER_CHAIN_CLASS, classLoader)) {
 			return;
 		}
-		int securityOrder = environment.getProperty("spring.security.filter.order", Integer.class, -100);
+		int securityOrder = ClassUtils.isPresent(SECURITY_FILTER_PROPERTIES_CLASS, classLoader)
+				? SecurityFilterOrder.of(beanFactory) : SecurityFilterProperties.DEFAULT_FILTER_ORDER;
 		if (order <= securityOrder) {
 			throw new IllegalStateException("'degradation.filter.order' (" + order
 					+ ") must be greater than 'spring.security.filter.order' (" + securityOrder
 					+ "), so that Spring Security authenticates a request before a fallback can answer it");
 		}
+	}
+
+	/**
+	 * Boot's security filter properties, registered here too (Boot skips a second registration)
+	 * so that the order is bound as Boot binds it even where Boot's security filter
+	 * auto-configuration does not run.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { SECURITY_FILTER_CHAIN_CLASS, SECURITY_FILTER_PROPERTIES_CLASS })
+	@EnableConfigurationProperties(SecurityFilterProperties.class)
+	static class SecurityFilterPropertiesConfiguration {
+
+	}
+
+	/**
+	 * Reads Boot's security filter properties; a class of its own, loaded only when they are on
+	 * the class path.
+	 */
+	private static final class SecurityFilterOrder {
+
+		static int of(BeanFactory beanFactory) {
+			return beanFactory.getBeanProvider(SecurityFilterProperties.class)
+				.getIfAvailable(SecurityFilterProperties::new)
+				.getOrder();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

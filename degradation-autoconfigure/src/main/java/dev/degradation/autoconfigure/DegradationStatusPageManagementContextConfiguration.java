@@ -3,6 +3,7 @@ package dev.degradation.autoconfigure;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,7 +14,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 import dev.degradation.actuate.DegradationEndpointWebExtension;
 import dev.degradation.actuate.DegradationStatusPage;
@@ -44,13 +44,14 @@ public final class DegradationStatusPageManagementContextConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
-		FilterRegistrationBean<StatusPageSlashFilter> degradationStatusPageSlashFilter(Environment environment,
-				DegradationProperties properties, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
-			String endpointPath = DegradationEndpointAutoConfiguration.endpointPath(environment, pathMappedEndpoints);
+		FilterRegistrationBean<StatusPageSlashFilter> degradationStatusPageSlashFilter(
+				DegradationFilterProperties filters, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<WebEndpointProperties> webEndpoints) {
+			String endpointPath = DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints);
 			FilterRegistrationBean<StatusPageSlashFilter> registration = new FilterRegistrationBean<>(
 					new StatusPageSlashFilter(endpointPath));
 			registration.setName("degradationStatusPageSlashFilter");
-			registration.setOrder(properties.getFilter().getOrder());
+			registration.setOrder(filters.getOrder());
 			registration.addUrlPatterns(endpointPath + "/" + DegradationStatusPage.PAGE + "/");
 			return registration;
 		}
@@ -67,11 +68,12 @@ public final class DegradationStatusPageManagementContextConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
-		StatusPageSlashWebFilter degradationStatusPageSlashFilter(Environment environment,
-				DegradationProperties properties, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints) {
+		StatusPageSlashWebFilter degradationStatusPageSlashFilter(DegradationFilterProperties filters,
+				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<WebEndpointProperties> webEndpoints) {
 			return new StatusPageSlashWebFilter(
-					DegradationEndpointAutoConfiguration.endpointPath(environment, pathMappedEndpoints),
-					properties.getFilter().getOrder());
+					DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints),
+					filters.getOrder());
 		}
 
 	}

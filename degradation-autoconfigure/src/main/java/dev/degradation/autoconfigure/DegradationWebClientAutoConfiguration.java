@@ -42,7 +42,7 @@ public final class DegradationWebClientAutoConfiguration {
 	@ConditionalOnMissingBean(name = "degradationWebClientCustomizer")
 	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
 	WebClientCustomizer degradationWebClientCustomizer(DependencyGuards guards, DegradationEngine engine,
-			DegradationProperties properties) {
+			DegradationRequestProperties properties) {
 		return (builder) -> builder
 			.filter(new GuardingExchangeFilter(guards, properties.getDeadline().getHeader(), engine.clock(),
 					properties.getPriority().headerWhenEnabled()));
@@ -52,7 +52,7 @@ public final class DegradationWebClientAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "degradation.client.customizers.enabled", matchIfMissing = true)
 	WebClientGuarding degradationWebClientGuarding(DependencyGuards guards, DegradationEngine engine,
-			DegradationProperties properties) {
+			DegradationRequestProperties properties) {
 		return new WebClientGuarding(() -> new GuardingExchangeFilter(guards, properties.getDeadline().getHeader(),
 				engine.clock(), properties.getPriority().headerWhenEnabled()));
 	}

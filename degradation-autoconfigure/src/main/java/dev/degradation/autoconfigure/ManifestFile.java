@@ -8,6 +8,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
+import dev.degradation.reload.ManifestLocation;
+
 /**
  * The manifest's file as the application started with it, read once: the manifest is loaded from
  * these bytes, and the reloader compares a changed file with them.

@@ -8,6 +8,8 @@ import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
+import dev.degradation.reload.ManifestLocation;
+
 /**
  * Matches when there is a manifest to load: it exists, or its location is not optional (so that
  * a missing one fails startup instead of silently disabling degradation).

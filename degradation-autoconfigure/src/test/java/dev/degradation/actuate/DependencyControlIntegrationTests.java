@@ -19,8 +19,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Import;
 
-import dev.degradation.autoconfigure.DegradationNotifier;
-import dev.degradation.autoconfigure.DependencyStateChangedEvent;
+import dev.degradation.event.DegradationNotifier;
+import dev.degradation.event.DependencyStateChangedEvent;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.testapp.JsonHttp;

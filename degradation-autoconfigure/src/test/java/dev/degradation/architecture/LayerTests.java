@@ -125,6 +125,100 @@ class LayerTests {
 	}
 
 	@Test
+	void theRuntimeBesideTheCoreRunsItAndNothingInTheCoreRunsIt() {
+		noClasses().that()
+			.resideInAnyPackage("dev.degradation.manifest..", "dev.degradation.monitor", "dev.degradation.overload..",
+					"dev.degradation.engine", "dev.degradation.web..", "dev.degradation.client..",
+					"dev.degradation.gateway..", "dev.degradation.handler..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.engine.periodic..", "dev.degradation.monitor.probing..",
+					"dev.degradation.reload..")
+			.check(classes);
+		noClasses().that()
+			.resideInAnyPackage("dev.degradation.engine.periodic..", "dev.degradation.monitor.probing..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.web..", "dev.degradation.client..", "dev.degradation.gateway..",
+					"dev.degradation.actuate..", "dev.degradation.autoconfigure..", "dev.degradation.parts..",
+					"dev.degradation.handler..", "dev.degradation.reload..", "dev.degradation.event..")
+			.check(classes);
+		noClasses().that()
+			.resideInAPackage("dev.degradation.reload..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.web.servlet..", "dev.degradation.web.reactive..",
+					"dev.degradation.client..", "dev.degradation.gateway..", "dev.degradation.actuate..",
+					"dev.degradation.autoconfigure..", "dev.degradation.parts..", "dev.degradation.event..")
+			.check(classes);
+	}
+
+	@Test
+	void discoveryFeedsTheMonitorAndOnlyTheAutoConfigurationUsesIt() {
+		noClasses().that()
+			.resideInAPackage("dev.degradation.discovery..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.engine..", "dev.degradation.web..", "dev.degradation.client..",
+					"dev.degradation.gateway..", "dev.degradation.actuate..", "dev.degradation.autoconfigure..",
+					"dev.degradation.parts..", "dev.degradation.handler..", "dev.degradation.reload..",
+					"dev.degradation.event..")
+			.check(classes);
+		noClasses().that()
+			.resideOutsideOfPackages("dev.degradation.discovery..", "dev.degradation.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.degradation.discovery..")
+			.check(classes);
+	}
+
+	@Test
+	void theHandlerReadingUsesTheDecisionAndTheManifestAndOnlyTheAutoConfigurationUsesIt() {
+		noClasses().that()
+			.resideInAPackage("dev.degradation.handler..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.web.servlet..", "dev.degradation.web.reactive..",
+					"dev.degradation.client..", "dev.degradation.gateway..", "dev.degradation.actuate..",
+					"dev.degradation.autoconfigure..", "dev.degradation.parts..", "dev.degradation.event..")
+			.check(classes);
+		noClasses().that()
+			.resideInAnyPackage("dev.degradation.manifest..", "dev.degradation.monitor..", "dev.degradation.overload..",
+					"dev.degradation.engine..", "dev.degradation.web..", "dev.degradation.client..",
+					"dev.degradation.gateway..", "dev.degradation.actuate..", "dev.degradation.parts..",
+					"dev.degradation.event..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.degradation.handler..")
+			.check(classes);
+	}
+
+	@Test
+	void theEventsTellTheApplicationAndNoLayerBelowListensToThem() {
+		noClasses().that()
+			.resideInAnyPackage("dev.degradation.manifest..", "dev.degradation.monitor..", "dev.degradation.overload..",
+					"dev.degradation.engine..", "dev.degradation.web..", "dev.degradation.client..",
+					"dev.degradation.gateway..", "dev.degradation.actuate..", "dev.degradation.parts..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.degradation.event..")
+			.check(classes);
+		noClasses().that()
+			.resideInAPackage("dev.degradation.event..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.degradation.web..", "dev.degradation.client..", "dev.degradation.gateway..",
+					"dev.degradation.actuate..", "dev.degradation.autoconfigure..", "dev.degradation.parts..")
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAnyPackage(SERVLET)
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAnyPackage(REACTIVE)
+			.check(classes);
+	}
+
+	@Test
 	void nothingButTheAutoConfigurationUsesTheAutoConfiguration() {
 		noClasses().that()
 			.resideOutsideOfPackage("dev.degradation.autoconfigure..")

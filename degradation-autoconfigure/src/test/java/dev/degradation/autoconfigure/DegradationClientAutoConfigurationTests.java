@@ -217,7 +217,8 @@ class DegradationClientAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("degradation.deadline.header=x-deadline-ms", "degradation.deadline.max=2s")
 			.run((context) -> {
-				DegradationProperties.Deadline deadline = context.getBean(DegradationProperties.class).getDeadline();
+				DegradationRequestProperties.Deadline deadline = context.getBean(DegradationRequestProperties.class)
+					.getDeadline();
 				assertThat(deadline.getHeader()).isEqualTo("x-deadline-ms");
 				assertThat(deadline.getMax()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(context.getBean("degradationCallDeadlineFilter")).isNotNull();

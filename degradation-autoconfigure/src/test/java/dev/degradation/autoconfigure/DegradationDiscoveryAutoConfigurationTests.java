@@ -14,6 +14,7 @@ import org.springframework.cloud.client.discovery.composite.CompositeDiscoveryCl
 import org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClientAutoConfiguration;
 import org.springframework.cloud.commons.util.UtilAutoConfiguration;
 
+import dev.degradation.discovery.ServiceIdVerification;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.monitor.HealthProbe;

@@ -16,6 +16,7 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
 
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.handler.ManifestVerification;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.testapp.RawHttp;
 import dev.degradation.testapp.ShopTestApplication;

@@ -25,6 +25,7 @@ import dev.degradation.manifest.Route;
 import dev.degradation.monitor.DependencyHealthSource;
 import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.ProbeResult;
+import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.Answer;
 import dev.degradation.web.FallbackWriter;
 import dev.degradation.web.RequestView;

@@ -16,6 +16,7 @@ import dev.degradation.fixture.TestClock;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.manifest.ManifestLoader;
 import dev.degradation.manifest.ManifestProblem;
+import dev.degradation.manifest.VerificationMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,7 +74,7 @@ class PressureSignalTests {
 	private final AtomicReference<Double> pending = new AtomicReference<>(0.0);
 
 	private final PressureSampler sampler = new PressureSampler(this.pressure, this.engine, this.registry,
-			PressureSampler.Verify.STRICT);
+			VerificationMode.STRICT);
 
 	PressureSignalTests() {
 		Gauge.builder("test.heap.after.gc", this.heap, AtomicReference::get).tag("area", "heap").register(this.registry);

@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.degradation.autoconfigure.DependencyProbing;
+import dev.degradation.monitor.probing.DependencyProbing;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.manifest.HealthCheck;
 import dev.degradation.monitor.DependencyState;

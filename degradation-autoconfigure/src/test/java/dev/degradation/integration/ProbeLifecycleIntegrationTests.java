@@ -11,7 +11,7 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.degradation.autoconfigure.DependencyProbing;
+import dev.degradation.monitor.probing.DependencyProbing;
 import dev.degradation.testapp.FaultyDependency;
 import dev.degradation.testapp.FaultyDependency.Mode;
 import dev.degradation.testapp.ProbeRecorder;

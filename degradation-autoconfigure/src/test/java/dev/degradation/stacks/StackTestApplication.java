@@ -23,7 +23,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 
-import dev.degradation.autoconfigure.DegradationLevelChangedEvent;
+import dev.degradation.event.DegradationLevelChangedEvent;
 import dev.degradation.client.DependencyUnavailableException;
 import dev.degradation.engine.LevelChange;
 import dev.degradation.testapp.UnsecuredTestConfiguration;

@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.degradation.autoconfigure.DegradationAutoConfiguration;
 import dev.degradation.autoconfigure.DegradationClientAutoConfiguration;
 import dev.degradation.autoconfigure.DegradationGatewayAutoConfiguration;
-import dev.degradation.autoconfigure.GatewayHandlerRoutes;
+import dev.degradation.handler.GatewayHandlerRoutes;
 import dev.degradation.client.DependencyGuards;
 
 import static org.assertj.core.api.Assertions.assertThat;

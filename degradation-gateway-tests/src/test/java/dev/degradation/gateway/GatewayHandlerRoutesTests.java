@@ -14,7 +14,7 @@ import org.springframework.cloud.gateway.route.Route;
 import org.springframework.http.HttpMethod;
 import org.springframework.web.server.ServerWebExchange;
 
-import dev.degradation.autoconfigure.GatewayHandlerRoutes;
+import dev.degradation.handler.GatewayHandlerRoutes;
 import dev.degradation.web.HandlerRoute;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -24,7 +24,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.degradation.autoconfigure.ManifestVerification;
+import dev.degradation.handler.ManifestVerification;
 import dev.degradation.cli.ManifestCli;
 import dev.degradation.manifest.InvalidManifestException;
 import dev.degradation.web.HandlerRoute;

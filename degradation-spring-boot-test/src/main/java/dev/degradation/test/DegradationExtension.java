@@ -17,7 +17,7 @@ import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 
-import dev.degradation.autoconfigure.DegradationNotifier;
+import dev.degradation.event.DegradationNotifier;
 import dev.degradation.engine.DegradationEngine;
 
 /**

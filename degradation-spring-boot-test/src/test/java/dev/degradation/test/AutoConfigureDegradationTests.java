@@ -22,7 +22,7 @@ import org.springframework.test.context.NestedTestConfiguration.EnclosingConfigu
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 
-import dev.degradation.autoconfigure.DependencyProbing;
+import dev.degradation.monitor.probing.DependencyProbing;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.monitor.DependencyState;
 import dev.degradation.test.testapp.ShopApplication;

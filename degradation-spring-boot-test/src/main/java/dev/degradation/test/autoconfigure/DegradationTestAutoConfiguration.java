@@ -18,9 +18,9 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import dev.degradation.autoconfigure.DegradationAutoConfiguration;
-import dev.degradation.autoconfigure.WebFluxHandlerContributor;
+import dev.degradation.handler.WebFluxHandlerContributor;
 import dev.degradation.engine.DegradationEngine;
-import dev.degradation.autoconfigure.DegradationProperties;
+import dev.degradation.autoconfigure.DegradationRequestProperties;
 import dev.degradation.test.DegradationTestClock;
 import dev.degradation.test.SimulatedRequests;
 import dev.degradation.test.contract.ContractHandlerInterceptor;
@@ -62,7 +62,7 @@ public final class DegradationTestAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnProperty("degradation.simulation.requests.enabled")
-	SimulatedRequests degradationSimulatedRequests(DegradationProperties properties) {
+	SimulatedRequests degradationSimulatedRequests(DegradationRequestProperties properties) {
 		String token = properties.getSimulation().getRequests().tokenWhenEnabled();
 		return new SimulatedRequests((token != null) ? token : "");
 	}

@@ -15,7 +15,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
-import dev.degradation.autoconfigure.WebFluxHandlerContributor;
+import dev.degradation.handler.WebFluxHandlerContributor;
 
 /**
  * Stops each request of the contract tests at the door of the handler that WebFlux chose for it,

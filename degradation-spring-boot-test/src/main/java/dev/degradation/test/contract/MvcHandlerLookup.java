@@ -13,7 +13,7 @@ import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
 
-import dev.degradation.autoconfigure.MvcHandlerRoutes;
+import dev.degradation.handler.MvcHandlerRoutes;
 import dev.degradation.web.HandlerRoute;
 
 /**

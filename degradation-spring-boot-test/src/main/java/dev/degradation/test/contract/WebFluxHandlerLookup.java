@@ -18,8 +18,8 @@ import org.springframework.web.reactive.result.method.annotation.RequestMappingH
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.util.pattern.PathPatternParser;
 
-import dev.degradation.autoconfigure.WebFluxHandlerContributor;
-import dev.degradation.autoconfigure.WebFluxHandlerRoutes;
+import dev.degradation.handler.WebFluxHandlerContributor;
+import dev.degradation.handler.WebFluxHandlerRoutes;
 import dev.degradation.web.HandlerRoute;
 
 /**

@@ -41,8 +41,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.degradation.autoconfigure.DegradationNotifier;
-import dev.degradation.autoconfigure.DependencyProbing;
+import dev.degradation.event.DegradationNotifier;
+import dev.degradation.monitor.probing.DependencyProbing;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.DegradationListener;
 import dev.degradation.engine.LevelChange;

@@ -1,0 +1,60 @@
+package dev.degradation.discovery;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.cloud.client.ServiceInstance;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
+import org.springframework.cloud.client.discovery.ReactiveDiscoveryClient;
+
+import dev.degradation.monitor.ServiceInstances;
+
+/**
+ * The application's Spring Cloud discovery client as the monitor asks it: the blocking
+ * {@link DiscoveryClient} where the application has one (Spring Cloud defines it by default, also
+ * at a WebFlux gateway), else the {@link ReactiveDiscoveryClient}, waited for on the probe's own
+ * thread within a bound. Loaded only when Spring Cloud Commons is on the class path.
+ */
+public final class DiscoveredServices implements ServiceInstances {
+
+	private final @Nullable DiscoveryClient blocking;
+
+	private final @Nullable ReactiveDiscoveryClient reactive;
+
+	private final Duration bound;
+
+	private DiscoveredServices(@Nullable DiscoveryClient blocking, @Nullable ReactiveDiscoveryClient reactive,
+			Duration bound) {
+		this.blocking = blocking;
+		this.reactive = reactive;
+		this.bound = bound;
+	}
+
+	public static DiscoveredServices of(DiscoveryClient client) {
+		return new DiscoveredServices(client, null, Duration.ZERO);
+	}
+
+	public static DiscoveredServices of(ReactiveDiscoveryClient client, Duration bound) {
+		return new DiscoveredServices(null, client, bound);
+	}
+
+	@Override
+	public List<URI> instances(String serviceId) {
+		List<ServiceInstance> instances = (this.blocking != null) ? this.blocking.getInstances(serviceId)
+				: Objects.requireNonNull(this.reactive).getInstances(serviceId).collectList().block(this.bound);
+		return (instances != null) ? instances.stream().map(ServiceInstance::getUri).filter(Objects::nonNull).toList()
+				: List.of();
+	}
+
+	@Override
+	public List<String> services() {
+		List<String> services = (this.blocking != null) ? this.blocking.getServices()
+				: Objects.requireNonNull(this.reactive).getServices().collectList().block(this.bound);
+		return (services != null) ? services : List.of();
+	}
+
+}
