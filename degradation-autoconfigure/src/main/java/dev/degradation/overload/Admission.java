@@ -16,7 +16,7 @@ import dev.degradation.manifest.Overload;
 
 /**
  * Admission under load in concurrency-limits' shape: a {@link Limit} (the library's algorithm,
- * {@link AdaptiveLimits adaptive} by default), one partition per degradable rank, and a
+ * {@link QueueDelayLimit adaptive} by default), one partition per degradable rank, and a
  * {@link Limiter.Listener} for every admitted request, which reports how it ended:
  * {@link Limiter.Listener#onSuccess() success} (its latency is a sample of the limit),
  * {@link Limiter.Listener#onIgnore() ignore} (an error, a caller that left, the refusal fallback:
@@ -96,7 +96,7 @@ public final class Admission {
 
 	private static Limit limit(Overload overload) {
 		Integer fixed = overload.fixedLimit();
-		return (fixed != null) ? FixedLimit.of(fixed) : AdaptiveLimits.standard();
+		return (fixed != null) ? FixedLimit.of(fixed) : new QueueDelayLimit();
 	}
 
 	/**

@@ -1,0 +1,214 @@
+package dev.degradation.overload;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Queue;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The adaptive limit against simulated services, on a simulated clock: a service of a fixed
+ * number of connections, each holding a request for its service time, offered far more than it
+ * can take (every place that frees is taken at once, as by a retry storm); and a service that is
+ * busy but has no queue. What it must show: admitted requests wait little more than the service
+ * time at a limit of 1 and at a limit of 10, the service's connections are all used, and a busy
+ * service without a queue is never refused.
+ */
+class QueueDelayLimitTests {
+
+	private static final long SERVICE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+	private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+	@Test
+	void aServiceOfOneConnectionKeepsItsLimitAtOneOrTwoAndAnswersNearItsServiceTime() {
+		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS).run(20 * SECOND);
+		assertThat(service.lowestLimit).as(service.toString()).isEqualTo(1);
+		assertThat(service.highestLimit).as(service.toString()).isEqualTo(2);
+		assertThat(service.quantile(0.50)).isLessThanOrEqualTo(3 * SERVICE_NANOS);
+		assertThat(service.quantile(0.99)).isLessThanOrEqualTo(5 * SERVICE_NANOS);
+		assertThat(service.completedPerSecond()).as("the connection is never idle").isGreaterThan(49.0);
+	}
+
+	@Test
+	void aServiceOfEightConnectionsUsesThemAllAndAnswersNearItsServiceTime() {
+		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(20 * SECOND);
+		assertThat(service.lowestLimit).as(service.toString()).isGreaterThanOrEqualTo(8);
+		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(24);
+		assertThat(service.quantile(0.50)).isLessThanOrEqualTo(2 * SERVICE_NANOS);
+		assertThat(service.quantile(0.99)).isLessThanOrEqualTo(3 * SERVICE_NANOS);
+		assertThat(service.completedPerSecond()).isGreaterThan(8 * 49.0);
+	}
+
+	@Test
+	void fromAHighLimitAnOverloadedServiceIsBroughtDownOnceItsQueueHasBeenSeen() {
+		// 200 requests admitted at once on one connection are 4 s of work: the limit comes down
+		// by half per interval judged as their latencies come in, and stays down.
+		Saturated service = new Saturated(new QueueDelayLimit(200), 1, SERVICE_NANOS).run(5 * SECOND);
+		assertThat(service.limit.getLimit()).isLessThanOrEqualTo(2);
+	}
+
+	@Test
+	void aBusyServiceWithoutAQueueIsNeverRefused() {
+		// Sixteen callers in a closed loop on a service at its CPU's limit: each request takes
+		// 50 us to 3 ms, now and then a collection pauses everything for 40 ms. The limit must
+		// stay above the callers, so that none is ever refused.
+		QueueDelayLimit limit = new QueueDelayLimit();
+		Random random = new Random(41);
+		long now = 0;
+		int lowest = Integer.MAX_VALUE;
+		for (int i = 0; i < 400_000; i++) {
+			long latency = TimeUnit.MICROSECONDS.toNanos(50 + random.nextInt(3000));
+			if (i % 20_000 == 0) {
+				latency += TimeUnit.MILLISECONDS.toNanos(40);
+			}
+			limit.onSample(now, latency, 16, false);
+			now += latency / 16;
+			lowest = Math.min(lowest, limit.getLimit());
+		}
+		assertThat(lowest).isGreaterThanOrEqualTo(16);
+	}
+
+	@Test
+	void aLimitThatIsNotUsedDoesNotGrow() {
+		QueueDelayLimit limit = new QueueDelayLimit();
+		long now = 0;
+		for (int i = 0; i < 1000; i++) {
+			limit.onSample(now, SERVICE_NANOS, 3, false);
+			now += SERVICE_NANOS;
+		}
+		assertThat(limit.getLimit()).isEqualTo(QueueDelayLimit.INITIAL_LIMIT);
+	}
+
+	@Test
+	void aServiceThatBecomesSlowerForGoodIsMeasuredAnewWithinTwoEpochs() {
+		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(10 * SECOND);
+		service.serviceNanos = 5 * SERVICE_NANOS;
+		service.run(2 * QueueDelayLimit.EPOCH_NANOS);
+		service.run(10 * SECOND);
+		assertThat(service.limit.noLoadNanos()).isBetween(5 * SERVICE_NANOS * 3 / 4, 5 * SERVICE_NANOS);
+		assertThat(service.lowestLimit).as("over the last seconds: " + service).isGreaterThanOrEqualTo(8);
+	}
+
+	@Test
+	void aDroppedRequestHalvesTheLimit() {
+		QueueDelayLimit limit = new QueueDelayLimit();
+		limit.onSample(0, SERVICE_NANOS, 20, false);
+		limit.onSample(QueueDelayLimit.INTERVAL_NANOS, SERVICE_NANOS, 20, true);
+		assertThat(limit.getLimit()).isEqualTo(QueueDelayLimit.INITIAL_LIMIT / 2);
+	}
+
+	/**
+	 * A service of {@code connections} connections, first come first served, each holding a
+	 * request for the service time (give or take a quarter, so that the connections do not keep
+	 * step), whose every free place under the limit is taken at once.
+	 * Records the latencies and the limit's range over the last half of each run.
+	 */
+	private static final class Saturated {
+
+		final QueueDelayLimit limit;
+
+		final int connections;
+
+		long serviceNanos;
+
+		private long now;
+
+		private int inflight;
+
+		private final Queue<long[]> waiting = new ArrayDeque<>();
+
+		private final PriorityQueue<long[]> holding = new PriorityQueue<>((a, b) -> Long.compare(a[2], b[2]));
+
+		private final List<Long> latencies = new ArrayList<>();
+
+		private final Random random = new Random(41);
+
+		private long recordedFrom;
+
+		private long recordedNanos;
+
+		int lowestLimit;
+
+		int highestLimit;
+
+		Saturated(QueueDelayLimit limit, int connections, long serviceNanos) {
+			this.limit = limit;
+			this.connections = connections;
+			this.serviceNanos = serviceNanos;
+		}
+
+		Saturated run(long nanos) {
+			long end = this.now + nanos;
+			this.recordedFrom = this.now + nanos / 2;
+			this.recordedNanos = end - this.recordedFrom;
+			this.latencies.clear();
+			this.lowestLimit = Integer.MAX_VALUE;
+			this.highestLimit = 0;
+			admit();
+			while (this.now < end) {
+				// {start, inflight at start, end of its hold}
+				long[] done = this.holding.poll();
+				this.now = done[2];
+				this.inflight--;
+				long latency = this.now - done[0];
+				this.limit.onSample(done[0], latency, (int) done[1], false);
+				if (this.now >= this.recordedFrom) {
+					this.latencies.add(latency);
+					this.lowestLimit = Math.min(this.lowestLimit, this.limit.getLimit());
+					this.highestLimit = Math.max(this.highestLimit, this.limit.getLimit());
+				}
+				long[] next = this.waiting.poll();
+				if (next != null) {
+					next[2] = this.now + service();
+					this.holding.add(next);
+				}
+				admit();
+			}
+			return this;
+		}
+
+		private void admit() {
+			while (this.inflight < this.limit.getLimit()) {
+				this.inflight++;
+				long[] request = { this.now, this.inflight, 0 };
+				if (this.holding.size() < this.connections) {
+					request[2] = this.now + service();
+					this.holding.add(request);
+				}
+				else {
+					this.waiting.add(request);
+				}
+			}
+		}
+
+		private long service() {
+			return this.serviceNanos * 3 / 4 + (long) (this.random.nextDouble() * this.serviceNanos / 2);
+		}
+
+		long quantile(double quantile) {
+			List<Long> sorted = new ArrayList<>(this.latencies);
+			Collections.sort(sorted);
+			return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(quantile * sorted.size()) - 1));
+		}
+
+		@Override
+		public String toString() {
+			return "limit " + this.lowestLimit + " to " + this.highestLimit + ", p50 " + quantile(0.5) / 1000 + " us, p99 "
+					+ quantile(0.99) / 1000 + " us, " + completedPerSecond() + "/s, no-load " + this.limit.noLoadNanos() / 1000 + " us";
+		}
+
+		double completedPerSecond() {
+			return this.latencies.size() * (double) SECOND / this.recordedNanos;
+		}
+
+	}
+
+}
