@@ -25,6 +25,13 @@
 #   starter-429  the same, refusing with 429, which Tomcat answers without closing the connection
 #   bulkhead     the starter off; a Resilience4j Bulkhead of 4 concurrent calls, no wait, as a filter
 #   gradient2    the starter off; Netflix concurrency-limits' Gradient2 at its defaults, as a filter
+# Clients, each scenario run by both in turn against the same JVM, on the same cores as the service:
+#   raw          OverloadClient (this module): a raw HTTP/1.1 client on virtual threads, a few system
+#                calls a request; its open loops are true open loops
+#   autocannon   autocannon (Node, installed by this script with npm into benchmarks/target/node),
+#                the load generator users run (benchmarks/autocannon-client.js); its open loops are
+#                autocannon's overallRate, each connection sending its share at the start of each
+#                second; it has no stepped rate, so it skips the step scenario
 # Models: Spring MVC on platform threads on $JAVA_HOME (or the java on the PATH); Spring MVC on
 # virtual threads (spring.threads.virtual.enabled) on $VIRTUAL_JAVA_HOME (by default a JDK 21+
 # under /usr/lib/jvm); WebFlux (sample-reactive, whose checkout is the reactive twin of the
@@ -32,16 +39,23 @@
 #
 # Usage: benchmarks/overload.sh [--no-build] [--seconds N] [--configs "a b"]
 #                               [--models "platform virtual webflux"] [--scenarios REGEX]
+#                               [--clients "raw autocannon"] [--connections N] [--table-only]
+# (--connections gives the checkout a pool of N connections, N times the capacity; 1 by default.)
+# (--table-only writes the tables again from benchmarks/results/overload.tsv, with the same options.)
 # (--threads is the older name of --models; --scenarios keeps the scenarios whose name matches.)
-# Writes benchmarks/results/overload.tsv and the generated section of docs/overload.md.
+# Writes benchmarks/results/overload.tsv and the generated section 'results' of docs/overload.md
+# (with --connections N: overload-pool-N.tsv and the section 'results-pool-N').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
 BUILD=1
+TABLE_ONLY=0
 RUN_SECONDS=${OVERLOAD_SECONDS:-10}
 CONFIGS=(starter starter-429 bulkhead gradient2)
 THREADS=(platform virtual webflux)
+CLIENTS=(raw autocannon)
+CONNECTIONS=1
 SCENARIO_FILTER=
 while (($#)); do
 	case $1 in
@@ -50,11 +64,16 @@ while (($#)); do
 		--configs) read -r -a CONFIGS <<<"$2"; shift ;;
 		--threads | --models) read -r -a THREADS <<<"$2"; shift ;;
 		--scenarios) SCENARIO_FILTER=$2; shift ;;
+		--clients) read -r -a CLIENTS <<<"$2"; shift ;;
+		--connections) CONNECTIONS=$2; shift ;;
+		--table-only) TABLE_ONLY=1; BUILD=0 ;;
 		*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
-CAPACITY=50
+CAPACITY=$((50 * CONNECTIONS))
+# The Bulkhead is hand-tuned as seed 000 tuned it: the connections, and three more waiting.
+BULKHEAD_SIZE=$((CONNECTIONS + 3))
 DEADLINE_MS=1000
 CORE=/api/checkout
 DEGRADABLE=/api/checkout/suggestions
@@ -106,7 +125,24 @@ ensure_command curl curl
 if ((BUILD)); then
 	./mvnw -q -B -ntp -pl sample-app,sample-reactive,benchmarks -am package -DskipTests
 fi
-CLIENT=("$CLIENT_JAVA" -Xms256m -Xmx256m -cp benchmarks/target/benchmarks.jar dev.degradation.benchmarks.OverloadClient)
+RAW_CLIENT=("$CLIENT_JAVA" -Xms256m -Xmx256m -cp benchmarks/target/benchmarks.jar dev.degradation.benchmarks.OverloadClient)
+AUTOCANNON_VERSION=8.0.0
+NODE_DIR=benchmarks/target/node
+if [[ " ${CLIENTS[*]} " == *" autocannon "* ]]; then
+	ensure_command node nodejs
+	ensure_command npm npm
+	if [[ ! -f $NODE_DIR/node_modules/autocannon/package.json ]]; then
+		mkdir -p "$NODE_DIR"
+		npm install --prefix "$NODE_DIR" --no-audit --no-fund --silent "autocannon@$AUTOCANNON_VERSION" >&2
+	fi
+fi
+client_command() { # client -> the command that runs it
+	case $1 in
+		raw) echo "${RAW_CLIENT[*]}" ;;
+		autocannon) echo "env NODE_PATH=$NODE_DIR/node_modules node benchmarks/autocannon-client.js" ;;
+		*) echo "unknown client $1" >&2; exit 2 ;;
+	esac
+}
 RESULTS=benchmarks/results
 mkdir -p "$RESULTS"
 WORK=$(mktemp -d)
@@ -118,7 +154,8 @@ start_app() { # name java jar args...
 	local name=$1 java=$2 jar=$3 port=""
 	shift 3
 	"$java" "${JVM_FLAGS[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port=0 \
-		--degradation.probes.enabled=false "$@" >"$WORK/$name.log" 2>&1 &
+		--degradation.probes.enabled=false --sample.capacity.connections="$CONNECTIONS" \
+		--sample.peer.bulkhead-size="$BULKHEAD_SIZE" "$@" >"$WORK/$name.log" 2>&1 &
 	PID=$!
 	for _ in $(seq 1 240); do
 		port=$(grep -oE '(Tomcat|Netty) started on port [0-9]+' "$WORK/$name.log" | grep -oE '[0-9]+$' | head -1 || true)
@@ -175,7 +212,15 @@ streams() { # "open=PATH@X ..." -> arguments of OverloadClient
 
 TICKS=$(getconf CLK_TCK)
 TSV=$RESULTS/overload.tsv
-echo -e "threads\tconfig\tscenario\tkind\tpath\tsent\tlive\tfallback\trefused\ttimeouts\terrors\tlive_p50\tlive_p99\tfallback_p50\tfallback_p99\trefused_p50\trefused_p99\trecovery_ms\tstep_timeouts\tserver_completed\tserver_cpu_s\tclient_cpu_s" >"$TSV"
+SECTION=results
+if ((CONNECTIONS != 1)); then
+	TSV=$RESULTS/overload-pool-$CONNECTIONS.tsv
+	SECTION=results-pool-$CONNECTIONS
+fi
+if ((TABLE_ONLY)); then
+	LOAD_START=unknown LOAD_END=unknown LOAD_DATE=$(date -u -r "$TSV" +%Y-%m-%dT%H:%MZ)
+else
+echo -e "client\tthreads\tconfig\tscenario\tkind\tpath\tsent\tlive\tfallback\trefused\ttimeouts\terrors\tlive_p50\tlive_p99\tfallback_p50\tfallback_p99\trefused_p50\trefused_p99\trecovery_ms\tstep_timeouts\tserver_completed\tserver_cpu_s\tclient_cpu_s" >"$TSV"
 LOAD_START=$(cat /proc/loadavg) LOAD_DATE=$(date -u +%Y-%m-%dT%H:%MZ)
 for threads in "${THREADS[@]}"; do
 	jar=sample-app/target/sample-app.jar
@@ -198,14 +243,19 @@ for threads in "${THREADS[@]}"; do
 		esac
 		# Warm-up: the same kinds of answers at the same rates, so that every configuration is
 		# measured compiled.
-		"${CLIENT[@]}" "http://127.0.0.1:$PORT" 10 "$DEADLINE_MS" open=$CORE@500 closed=$DEGRADABLE@100 >/dev/null
+		"${RAW_CLIENT[@]}" "http://127.0.0.1:$PORT" 10 "$DEADLINE_MS" open=$CORE@500 closed=$DEGRADABLE@100 >/dev/null
 		sleep 3
 		for scenario in "${SCENARIOS[@]}"; do
+		for client in "${CLIENTS[@]}"; do
 			name=${scenario%%|*}
 			read -r -a args <<<"$(streams "${scenario#*|}")"
+			if [[ $client == autocannon && "${args[*]}" == *">"* ]]; then
+				continue
+			fi
+			read -r -a command <<<"$(client_command "$client")"
 			before=$(capacity completed)
 			ticks_before=$(cpu_ticks)
-			"${CLIENT[@]}" "http://127.0.0.1:$PORT" "$RUN_SECONDS" "$DEADLINE_MS" "${args[@]}" >"$WORK/run.tsv"
+			"${command[@]}" "http://127.0.0.1:$PORT" "$RUN_SECONDS" "$DEADLINE_MS" "${args[@]}" >"$WORK/run.tsv"
 			server_cpu=$(awk -v a="$ticks_before" -v b="$(cpu_ticks)" -v t="$TICKS" 'BEGIN { printf "%.2f", (b - a) / t }')
 			completed=$(($(capacity completed) - before))
 			client_cpu=$(awk -F'\t' '$1 == "client_cpu_seconds" { print $2 }' "$WORK/run.tsv")
@@ -214,16 +264,18 @@ for threads in "${THREADS[@]}"; do
 				IFS=$'\t' read -r -a fields <<<"$rest"
 				recovery=${fields[12]:--}
 				step_timeouts=${fields[13]:--}
-				echo -e "$threads\t$config\t$name\t$kind\t$path\t$(IFS=$'\t'; echo "${fields[*]:0:12}")\t$recovery\t$step_timeouts\t$completed\t$server_cpu\t$client_cpu" >>"$TSV"
+				echo -e "$client\t$threads\t$config\t$name\t$kind\t$path\t$(IFS=$'\t'; echo "${fields[*]:0:12}")\t$recovery\t$step_timeouts\t$completed\t$server_cpu\t$client_cpu" >>"$TSV"
 			done <"$WORK/run.tsv"
-			echo "$threads $config $name: $(grep -v client_cpu "$WORK/run.tsv" | cut -f2-11 | tr '\n' ' ')| completed $completed, cpu server $server_cpu s client $client_cpu s" >&2
+			echo "$client $threads $config $name: $(grep -v client_cpu "$WORK/run.tsv" | cut -f2-11 | tr '\n' ' ')| completed $completed, cpu server $server_cpu s client $client_cpu s" >&2
 			# Let what is still running drain before the next scenario.
 			sleep 3
+		done
 		done
 		stop_app
 	done
 done
 LOAD_END=$(cat /proc/loadavg)
+fi
 
 # The tables for docs/overload.md: first the measures of the issue that asked for them, every model
 # and configuration side by side; then one table per model with every scenario.
@@ -237,9 +289,11 @@ model_title() {
 }
 TABLE=$WORK/table.md
 {
-	echo "Run on $LOAD_DATE with \`benchmarks/overload.sh\` ($RUN_SECONDS s a scenario, a ${DEADLINE_MS} ms client deadline, capacity $CAPACITY answers/s: one connection held 20 ms a request). Spring MVC on platform threads and WebFlux on $("$PLATFORM_JAVA" -version 2>&1 | head -1); Spring MVC on virtual threads on $( [[ -n $VIRTUAL_JAVA ]] && "$VIRTUAL_JAVA" -version 2>&1 | head -1). Load average at the start: $LOAD_START; at the end: $LOAD_END."
+	echo "Run on $LOAD_DATE with \`benchmarks/overload.sh\` ($RUN_SECONDS s a scenario, a ${DEADLINE_MS} ms client deadline, capacity $CAPACITY answers/s: $CONNECTIONS connection(s) held 20 ms a request; the Bulkhead of $BULKHEAD_SIZE). Spring MVC on platform threads and WebFlux on $("$PLATFORM_JAVA" -version 2>&1 | head -1); Spring MVC on virtual threads on $( [[ -n $VIRTUAL_JAVA ]] && "$VIRTUAL_JAVA" -version 2>&1 | head -1). Load average at the start: $LOAD_START; at the end: $LOAD_END."
 	echo
-	echo "#### The core overloaded, and flooded, on every model"
+	echo "#### The core overloaded, and flooded, on every model, with both clients"
+	echo
+	echo "Each row is measured once with each client against the same JVM, the client on the same two cores: \`raw\` is the harness's own client, \`autocannon\` the standard load generator. Client timeouts count requests given up after the ${DEADLINE_MS} ms deadline."
 	echo
 	columns="" rule=""
 	for threads in "${THREADS[@]}"; do
@@ -248,73 +302,85 @@ TABLE=$WORK/table.md
 			rule+=" ---: |"
 		done
 	done
-	echo "| measure |$columns"
-	echo "| --- |$rule"
-	awk -F'\t' -v models="${THREADS[*]}" -v configs="${CONFIGS[*]}" -v seconds="$RUN_SECONDS" -v core="$CORE" '
-		NR > 1 && $5 == core { key = $1 SUBSEP $2 SUBSEP $3
-			useful[key] = sprintf("%.1f", $7 / seconds); p50[key] = $12; p99[key] = $13
-			cpu[key] = $21 " / " $22; refused[key] = $9; timeouts[key] = $10 }
-		function row(title, scenario, what,   line, m, c, key) {
-			line = "| " title " |"
-			for (m = 1; m <= nm; m++) for (c = 1; c <= nc; c++) {
-				key = model[m] SUBSEP config[c] SUBSEP scenario
-				if (!(key in useful)) { line = line " - |"; continue }
-				if (what == "useful") line = line " " useful[key] " |"
-				else if (what == "latency") line = line " " p50[key] " / " p99[key] " |"
-				else if (what == "cpu") line = line " " cpu[key] " |"
-				else line = line " " timeouts[key] " |"
+	echo "| measure | client |$columns"
+	echo "| --- | --- |$rule"
+	awk -F'\t' -v clients="${CLIENTS[*]}" -v models="${THREADS[*]}" -v configs="${CONFIGS[*]}" -v seconds="$RUN_SECONDS" -v core="$CORE" -v capacity="$CAPACITY" '
+		NR > 1 && $6 == core { key = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4
+			useful[key] = sprintf("%.1f", $8 / seconds); p50[key] = $13; p99[key] = $14
+			refusal[key] = ($10 > 0) ? $17 " / " $18 : "none"
+			offered[key] = ($7 > 0) ? sprintf("%.0f %%", 100 * $8 / $7) : "-"
+			cpu[key] = $22 " / " $23; timeouts[key] = $11 }
+		function row(title, scenario, what,   k, line, m, c, key) {
+			for (k = 1; k <= nk; k++) {
+				line = "| " title " | " client[k] " |"
+				for (m = 1; m <= nm; m++) for (c = 1; c <= nc; c++) {
+					key = client[k] SUBSEP model[m] SUBSEP config[c] SUBSEP scenario
+					if (!(key in useful)) { line = line " - |"; continue }
+					if (what == "useful") line = line " " useful[key] " |"
+					else if (what == "latency") line = line " " p50[key] " / " p99[key] " |"
+					else if (what == "refusal") line = line " " refusal[key] " |"
+					else if (what == "offered") line = line " " offered[key] " |"
+					else if (what == "cpu") line = line " " cpu[key] " |"
+					else line = line " " timeouts[key] " |"
+				}
+				print line
 			}
-			print line
 		}
-		END { nm = split(models, model, " "); nc = split(configs, config, " ")
-			row("retry storm (200 clients on the core): useful answers / s (capacity 50)", "retry storm", "useful")
+		END { nk = split(clients, client, " "); nm = split(models, model, " "); nc = split(configs, config, " ")
+			row("retry storm (200 clients on the core): useful answers / s (capacity " capacity ")", "retry storm", "useful")
 			row("retry storm: admitted p50 / p99 ms (service 20 ms)", "retry storm", "latency")
+			row("retry storm: refusals p50 / p99 ms", "retry storm", "refusal")
 			row("retry storm: client timeouts", "retry storm", "timeouts")
 			row("retry storm: CPU s, server / client", "retry storm", "cpu")
 			row("core and flood (100 + 100 clients): core useful / s", "core and flood", "useful")
 			row("core and flood: core admitted p50 / p99 ms", "core and flood", "latency")
 			row("core and flood: CPU s, server / client", "core and flood", "cpu")
-			row("flood cpu (core 0.8x, 200 clients flood): core useful / s (offered 40)", "flood cpu", "useful")
+			row("flood cpu (core 0.8x, 200 clients flood): core useful / offered", "flood cpu", "offered")
+			row("flood cpu: core admitted p50 / p99 ms", "flood cpu", "latency")
 			row("open 50x: useful / s", "open 50x", "useful")
 			row("open 50x: admitted p50 / p99 ms", "open 50x", "latency")
+			row("open 50x: refusals p50 / p99 ms", "open 50x", "refusal")
 			row("open 50x: client timeouts", "open 50x", "timeouts")
 		}' "$TSV"
 	for threads in "${THREADS[@]}"; do
 		echo
 		echo "#### $(model_title "$threads")"
 		echo
-		echo "| scenario | stream | configuration | sent | useful (live 2xx) | useful / capacity | useful / offered | fallbacks | refusals | client timeouts | live p50 / p99 ms | fallback p99 ms | refusal p99 ms | step: p99 back under bound after | answers / server CPU-s | CPU s server / client |"
-		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+		echo "| scenario | stream | client | configuration | sent | useful (live 2xx) | useful / capacity | useful / offered | fallbacks | refusals | client timeouts | live p50 / p99 ms | fallback p99 ms | refusal p99 ms | step: p99 back under bound after | answers / server CPU-s | CPU s server / client |"
+		echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 		scenario_order=$(printf '%s\n' "${SCENARIOS[@]}" | cut -d'|' -f1 | paste -sd'|')
 		config_order=$(IFS='|'; echo "${CONFIGS[*]}")
+		client_order=$(IFS='|'; echo "${CLIENTS[*]}")
 		awk -F'\t' -v threads="$threads" -v capacity="$CAPACITY" -v seconds="$RUN_SECONDS" \
-			-v scenarios="$scenario_order" -v configs="$config_order" '
-			NR > 1 && $1 == threads {
-				key = $2 SUBSEP $3
-				answered[key] += $6 - $10
-				cpu[key] = $21
+			-v scenarios="$scenario_order" -v configs="$config_order" -v clients="$client_order" '
+			NR > 1 && $2 == threads {
+				key = $3 SUBSEP $4 SUBSEP $1
+				answered[key] += $7 - $11
+				cpu[key] = $22
 				rows[key] = rows[key] $0 "\n"
 			}
 			END {
 				ns = split(scenarios, scenario, "|")
 				nc = split(configs, config, "|")
+				nk = split(clients, client, "|")
 				for (s = 1; s <= ns; s++) {
-					for (c = 1; c <= nc; c++) {
-						key = config[c] SUBSEP scenario[s]
+					for (c = 1; c <= nc; c++) for (k = 1; k <= nk; k++) {
+						key = config[c] SUBSEP scenario[s] SUBSEP client[k]
 						n = split(rows[key], lines, "\n")
 						for (l = 1; l <= n; l++) {
 							if (lines[l] == "") continue
-							split(lines[l], f, "\t")
+							split(lines[l], g, "\t")
+							for (i = 2; i <= 23; i++) f[i - 1] = g[i]
 							useful = sprintf("%.0f %%", 100 * f[7] / (capacity * seconds))
 							offered = (f[6] > 0) ? sprintf("%.0f %%", 100 * f[7] / f[6]) : "-"
 							per_cpu = (cpu[key] > 0) ? sprintf("%.0f", answered[key] / cpu[key]) : "-"
 							step = (f[4] == "step") ? ((f[18] == "-") ? "never" : f[18] " ms, " f[19] " timeouts in its 1st s") : ""
-							printf "| %s | `%s` %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s / %s |\n", f[3], f[5], f[4], f[2], f[6], f[7], useful, offered, f[8], f[9], f[10], f[12], f[13], f[15], f[17], step, per_cpu, f[21], f[22]
+							printf "| %s | `%s` %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s / %s |\n", f[3], f[5], f[4], g[1], f[2], f[6], f[7], useful, offered, f[8], f[9], f[10], f[12], f[13], f[15], f[17], step, per_cpu, f[21], f[22]
 						}
 					}
 				}
 			}' "$TSV"
 	done
 } >"$TABLE"
-replace_section docs/overload.md results "$TABLE"
+replace_section docs/overload.md "$SECTION" "$TABLE"
 cat "$TABLE"
