@@ -7,13 +7,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The shop's capacity-limited routes, as in seed 000's overload test: checkout holds the shop's
  * one connection to its "database" for 20 ms, so the shop completes about 50 checkouts a second
- * whatever it is offered. {@code GET /api/checkout} is core (never in the manifest);
+ * whatever it is offered ({@code sample.capacity.connections} gives it a pool of more, each 50 a
+ * second more). {@code GET /api/checkout} is core (never in the manifest);
  * {@code GET /api/checkout/suggestions} is degradable (tier best-effort) and uses the same
  * connection. {@code GET /demo/capacity} is the server's own count, for the overload harness.
  */
@@ -23,13 +25,17 @@ public class CapacityController {
 	/** How long a request holds the connection. */
 	public static final long WORK_MILLIS = 20;
 
-	private final Semaphore database = new Semaphore(1, true);
+	private final Semaphore database;
 
 	private final LongAdder completed = new LongAdder();
 
 	private final AtomicInteger working = new AtomicInteger();
 
 	private final LongAdder heldNanos = new LongAdder();
+
+	CapacityController(@Value("${sample.capacity.connections:1}") int connections) {
+		this.database = new Semaphore(connections, true);
+	}
 
 	@GetMapping("/api/checkout")
 	Map<String, Object> checkout() throws InterruptedException {

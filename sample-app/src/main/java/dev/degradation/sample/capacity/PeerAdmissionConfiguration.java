@@ -19,25 +19,26 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
 /**
- * The peers of the overload harness (benchmarks/overload.sh), each a servlet filter in front of
- * the whole shop as seed 000 ran them, switched on with {@code sample.peer} and run with the
- * starter off: {@code bulkhead}, a Resilience4j Bulkhead hand-tuned to 4 concurrent calls and no
- * wait; {@code gradient2}, Netflix concurrency-limits' Gradient2 at its defaults. Both answer 503
- * when they refuse. Not part of the shop's behaviour otherwise.
+ * The peers of the overload harness (benchmarks/overload.sh), each a servlet filter in front of the
+ * whole shop as seed 000 ran them, switched on with {@code sample.peer} and run with the starter
+ * off: {@code bulkhead}, a Resilience4j Bulkhead hand-tuned to 4 concurrent calls ({@code
+ * sample.peer.bulkhead-size}) and no wait; {@code gradient2}, Netflix concurrency-limits' Gradient2
+ * at its defaults. Both answer 503 when they refuse. Not part of the shop's behaviour otherwise.
  */
 @Configuration(proxyBeanMethods = false)
 public class PeerAdmissionConfiguration {
 
 	@Bean
 	@ConditionalOnProperty(name = "sample.peer", havingValue = "bulkhead")
-	FilterRegistrationBean<Filter> bulkheadPeer() {
+	FilterRegistrationBean<Filter> bulkheadPeer(@Value("${sample.peer.bulkhead-size:4}") int size) {
 		Bulkhead bulkhead = Bulkhead.of("peer",
-				BulkheadConfig.custom().maxConcurrentCalls(4).maxWaitDuration(Duration.ZERO).build());
+				BulkheadConfig.custom().maxConcurrentCalls(size).maxWaitDuration(Duration.ZERO).build());
 		return peer((request, response, chain) -> {
 			if (!bulkhead.tryAcquirePermission()) {
 				refuse(response);

@@ -1,11 +1,11 @@
 package dev.degradation.samplereactive.capacity;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -13,17 +13,19 @@ import java.util.concurrent.atomic.LongAdder;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The catalog's capacity-limited routes, the reactive twin of the servlet sample's: checkout holds
  * the catalog's one connection to its "database" for 20 ms, so it completes about 50 checkouts a
- * second whatever it is offered, and no thread waits meanwhile (the connection is handed on first
- * come, first served; the 20 ms are a timer; work whose caller left before its turn is dropped). {@code GET /api/checkout} is core (never in the
- * manifest); {@code GET /api/checkout/suggestions} is degradable (tier best-effort) and uses the
- * same connection. {@code GET /demo/capacity} is the server's own count, for the overload harness
- * ({@code benchmarks/overload.sh}).
+ * second whatever it is offered ({@code sample.capacity.connections} gives it a pool of more), and
+ * no thread waits meanwhile (the connection is handed on first come, first served; the 20 ms are a
+ * timer; work whose caller left before its turn is dropped). {@code GET /api/checkout} is core
+ * (never in the manifest); {@code GET /api/checkout/suggestions} is degradable (tier best-effort)
+ * and uses the same connection. {@code GET /demo/capacity} is the server's own count, for the
+ * overload harness ({@code benchmarks/overload.sh}).
  */
 @RestController
 public class CapacityController {
@@ -31,13 +33,17 @@ public class CapacityController {
 	/** How long a request holds the connection. */
 	public static final Duration WORK = Duration.ofMillis(20);
 
-	private final Connection database = new Connection();
+	private final Connections database;
 
 	private final LongAdder completed = new LongAdder();
 
 	private final AtomicInteger working = new AtomicInteger();
 
 	private final LongAdder heldNanos = new LongAdder();
+
+	CapacityController(@Value("${sample.capacity.connections:1}") int connections) {
+		this.database = new Connections(connections);
+	}
 
 	@GetMapping("/api/checkout")
 	Mono<Map<String, Object>> checkout() {
@@ -66,42 +72,51 @@ public class CapacityController {
 	}
 
 	/**
-	 * One connection, held by one piece of work at a time, first come first served, without a
-	 * thread waiting for it or holding it: the hold is a timer on Reactor's parallel scheduler.
+	 * A pool of connections (one by default), each held by one piece of work at a time, first come
+	 * first served, without a thread waiting for it or holding it: a hold is a timer on Reactor's
+	 * parallel scheduler.
 	 */
-	final class Connection {
+	final class Connections {
 
-		private final Queue<Hold> line = new ConcurrentLinkedQueue<>();
+		private final Queue<Hold> line = new ArrayDeque<>();
 
-		/** The holder and every piece of work in line: whoever brings it from 0 to 1 starts. */
-		private final AtomicInteger claims = new AtomicInteger();
+		private int free;
+
+		Connections(int size) {
+			this.free = size;
+		}
 
 		/**
-		 * Hold the connection for a time, in turn.
+		 * Hold a connection for a time, in turn.
 		 * @param time how long
 		 * @return completed when the hold has ended; cancelling it while it waits in line drops it
 		 */
 		CompletableFuture<Void> hold(Duration time) {
 			Hold hold = new Hold(time.toNanos());
-			this.line.add(hold);
-			if (this.claims.getAndIncrement() == 0) {
-				next();
+			synchronized (this) {
+				if (this.free == 0) {
+					this.line.add(hold);
+					return hold.done;
+				}
+				this.free--;
 			}
+			start(hold);
 			return hold.done;
 		}
 
-		private void next() {
-			while (true) {
-				// Every claim was preceded by its work's entry in the line.
-				Hold hold = this.line.poll();
-				if (!hold.done.isCancelled()) {
-					start(hold);
-					return;
+		private void released() {
+			Hold next;
+			synchronized (this) {
+				do {
+					next = this.line.poll();
 				}
-				if (this.claims.decrementAndGet() == 0) {
+				while (next != null && next.done.isCancelled());
+				if (next == null) {
+					this.free++;
 					return;
 				}
 			}
+			start(next);
 		}
 
 		private void start(Hold hold) {
@@ -110,9 +125,7 @@ public class CapacityController {
 				CapacityController.this.heldNanos.add(System.nanoTime() - start);
 				CapacityController.this.completed.increment();
 				hold.done.complete(null);
-				if (this.claims.decrementAndGet() > 0) {
-					next();
-				}
+				released();
 			}, hold.nanos, TimeUnit.NANOSECONDS);
 		}
 

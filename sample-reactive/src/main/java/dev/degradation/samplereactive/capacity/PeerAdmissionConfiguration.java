@@ -12,6 +12,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -24,9 +25,9 @@ import org.springframework.web.server.WebFilter;
  * The peers of the overload harness (benchmarks/overload.sh) on WebFlux, as the servlet sample's
  * are, each a web filter in front of the whole catalog, switched on with {@code sample.peer} and
  * run with the starter off: {@code bulkhead}, a Resilience4j Bulkhead hand-tuned to 4 concurrent
- * calls and no wait; {@code gradient2}, Netflix concurrency-limits' Gradient2 at its defaults.
- * Both answer 503 with {@code Retry-After: 1} when they refuse. Not part of the catalog's
- * behaviour otherwise.
+ * calls ({@code sample.peer.bulkhead-size}) and no wait; {@code gradient2}, Netflix
+ * concurrency-limits' Gradient2 at its defaults. Both answer 503 with {@code Retry-After: 1} when
+ * they refuse. Not part of the catalog's behaviour otherwise.
  */
 @Configuration(proxyBeanMethods = false)
 public class PeerAdmissionConfiguration {
@@ -34,9 +35,9 @@ public class PeerAdmissionConfiguration {
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE + 10)
 	@ConditionalOnProperty(name = "sample.peer", havingValue = "bulkhead")
-	WebFilter bulkheadPeer() {
+	WebFilter bulkheadPeer(@Value("${sample.peer.bulkhead-size:4}") int size) {
 		Bulkhead bulkhead = Bulkhead.of("peer",
-				BulkheadConfig.custom().maxConcurrentCalls(4).maxWaitDuration(Duration.ZERO).build());
+				BulkheadConfig.custom().maxConcurrentCalls(size).maxWaitDuration(Duration.ZERO).build());
 		return peer((exchange, chain) -> {
 			if (!bulkhead.tryAcquirePermission()) {
 				return refuse(exchange);
