@@ -55,6 +55,7 @@ import dev.degradation.reload.DegradationSwitches;
 import dev.degradation.reload.ManifestLocation;
 import dev.degradation.reload.ManifestReloader;
 import dev.degradation.web.FallbackKinds;
+import dev.degradation.web.RefusedCallers;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.RouteTable;
 import dev.degradation.web.ServedFallbackKind;
@@ -348,14 +349,15 @@ public final class DegradationAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		RequestDecider degradationRequestDecider(DegradationEngine engine, RouteTable routes,
-				DegradationRequestProperties properties, ObjectProvider<ActuatorBasePath> actuatorBasePath,
-				ObjectProvider<OverloadSignal> overload) {
+				DegradationRequestProperties properties, DegradationProperties degradation,
+				ObjectProvider<ActuatorBasePath> actuatorBasePath, ObjectProvider<OverloadSignal> overload) {
 			RequestDecider decider = new RequestDecider(engine, routes, ActuatorBasePath.of(actuatorBasePath),
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);
 			decider.setBodyLimits(properties.getBody().getTimeout(), properties.getBody().getReadAhead().toBytes());
 			decider.setRequestSimulation(properties.getSimulation().getRequests().tokenWhenEnabled());
+			decider.setRefusedCallers(new RefusedCallers(degradation.getOverload().getRefusalTurns()));
 			return decider;
 		}
 

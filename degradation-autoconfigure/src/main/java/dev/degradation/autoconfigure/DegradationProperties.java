@@ -7,6 +7,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import dev.degradation.engine.SwitchState;
 import dev.degradation.manifest.VerificationMode;
+import dev.degradation.web.RefusedCallers;
 
 /**
  * Configuration properties of the core of the degradation starter: whether it is on, where its
@@ -111,12 +112,27 @@ public class DegradationProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * Which refusals wait their turn with the other cheap answers while admitted work is
+		 * served: 'retrying' (those to a caller that came back before its Retry-After), 'always'
+		 * or 'never' (every refusal written at once).
+		 */
+		private RefusedCallers.Mode refusalTurns = RefusedCallers.Mode.RETRYING;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public RefusedCallers.Mode getRefusalTurns() {
+			return this.refusalTurns;
+		}
+
+		public void setRefusalTurns(RefusedCallers.Mode refusalTurns) {
+			this.refusalTurns = refusalTurns;
 		}
 
 	}

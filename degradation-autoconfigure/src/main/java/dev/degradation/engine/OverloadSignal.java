@@ -272,6 +272,14 @@ public final class OverloadSignal implements ShedSignal {
 	public record Active(Admission admission, int[] priorities, String retryAfterHeader, int refusalStatus) {
 
 		/**
+		 * Return the {@code Retry-After} of a refused request as a number.
+		 * @return the seconds
+		 */
+		public long retryAfterSeconds() {
+			return Long.parseLong(this.retryAfterHeader);
+		}
+
+		/**
 		 * Return the rank of a degradable route's tier: its place among the manifest's distinct
 		 * priorities, lowest first.
 		 * @param priority the tier's priority

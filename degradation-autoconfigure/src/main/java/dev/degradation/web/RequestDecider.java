@@ -96,6 +96,8 @@ public final class RequestDecider {
 
 	private volatile CheapAnswerTurns cheapAnswerTurns = CheapAnswerTurns.standard();
 
+	private volatile RefusedCallers refusedCallers = new RefusedCallers(RefusedCallers.Mode.RETRYING);
+
 	/**
 	 * Create a decider.
 	 * @param engine the engine whose state decides what is shed
@@ -166,6 +168,22 @@ public final class RequestDecider {
 	 */
 	public CheapAnswerTurns cheapAnswerTurns() {
 		return this.cheapAnswerTurns;
+	}
+
+	/**
+	 * Set which refusals take turns with the other cheap answers.
+	 * @param callers the record of refused callers
+	 */
+	public void setRefusedCallers(RefusedCallers callers) {
+		this.refusedCallers = callers;
+	}
+
+	/**
+	 * Return the record of refused callers, which says whether a refusal takes its turn.
+	 * @return the record
+	 */
+	public RefusedCallers refusedCallers() {
+		return this.refusedCallers;
 	}
 
 	/**

@@ -130,12 +130,13 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		}
 		Decision.Answered answered = (Decision.Answered) decision;
 		CheapAnswerTurns turns = this.decider.cheapAnswerTurns();
-		if (!answered.small() || !turns.taken(this.decider.serving())) {
+		if (!answered.small() || !turns.taken(this.decider.serving()) || !refusalInTurn(answered)) {
 			return answer(answered);
 		}
 		// Written in turn with the other cheap answers while admitted work is served, and sent
 		// before the turn is given back; a fallback too large to be sure of its send buffer takes
-		// no turn, so that a slow reader cannot hold one.
+		// no turn, so that a slow reader cannot hold one; a refusal takes one only when its caller
+		// came back before its Retry-After.
 		return takeTurn(turns, answered.deadlineNanos(), (taken) -> {
 			if (!taken) {
 				return answer(answered);
@@ -143,6 +144,11 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 			long since = System.nanoTime();
 			return sendInTurn(() -> answer(answered), () -> turns.leave(since));
 		});
+	}
+
+	private boolean refusalInTurn(Decision.Answered answered) {
+		return !(answered instanceof Decision.Refuse refuse) || this.decider.refusedCallers()
+			.inTurn(view().callerAddress(), refuse.overload().retryAfterSeconds(), System.nanoTime());
 	}
 
 	private R proceed(Decision.Proceed proceed) throws X {

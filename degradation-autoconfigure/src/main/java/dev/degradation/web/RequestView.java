@@ -44,4 +44,13 @@ public interface RequestView {
 	 */
 	@Nullable String header(String name);
 
+	/**
+	 * Return the address of the request's caller as the web stack reports it (after whatever it
+	 * trusts of forwarded headers).
+	 * @return the address, or {@code null} when the stack does not know it
+	 */
+	default @Nullable String callerAddress() {
+		return null;
+	}
+
 }

@@ -29,6 +29,7 @@ import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.testapp.FaultyDependency;
 import dev.degradation.web.CheapAnswerTurns;
+import dev.degradation.web.RefusedCallers;
 import dev.degradation.web.RequestDecider;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -252,6 +253,46 @@ abstract class StackBehaviourTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.overload.active().admission().inflight() == 0);
 		assertThat(send("GET", "/api/core", null).body()).isEqualTo("core");
 		assertThat(this.overload.active().admission().succeeded()).isGreaterThanOrEqualTo(4);
+	}
+
+	@Test
+	void aRefusalTakesItsTurnOnlyWhenItsCallerCameBackBeforeItsRetryAfter() throws Exception {
+		CheapAnswerTurns turns = CheapAnswerTurns.of(1, Duration.ofSeconds(10));
+		this.decider.setCheapAnswerTurns(turns);
+		this.decider.setRefusedCallers(new RefusedCallers(RefusedCallers.Mode.RETRYING));
+		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+		try {
+			for (int i = 0; i < 3; i++) {
+				held.add(this.client.sendAsync(request("GET", "/api/hold", null), HttpResponse.BodyHandlers.ofString()));
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
+			assertThat(turns.enter(-1)).as("the test holds the only turn").isTrue();
+			try {
+				assertThat(send("GET", "/api/core", null).statusCode()).as("a first refusal is written at once")
+					.isEqualTo(503);
+				CompletableFuture<HttpResponse<String>> again = this.client.sendAsync(request("GET", "/api/core", null),
+						HttpResponse.BodyHandlers.ofString());
+				await().atMost(Duration.ofSeconds(10)).until(() -> turns.waiting() == 1);
+				assertThat(again).as("the caller came back within its Retry-After: its refusal waits").isNotDone();
+				turns.leave(System.nanoTime());
+				assertThat(again.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
+				assertThat(turns.enter(-1)).as("the turn was given back").isTrue();
+				this.decider.setRefusedCallers(new RefusedCallers(RefusedCallers.Mode.NEVER));
+				assertThat(send("GET", "/api/core", null).statusCode()).as("never in turns: at once").isEqualTo(503);
+				assertThat(turns.waiting()).isZero();
+			}
+			finally {
+				turns.leave(System.nanoTime());
+			}
+			this.holds.release.complete("released");
+			for (CompletableFuture<HttpResponse<String>> answer : held) {
+				assertThat(answer.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+			}
+		}
+		finally {
+			this.decider.setCheapAnswerTurns(CheapAnswerTurns.standard());
+			this.decider.setRefusedCallers(new RefusedCallers(RefusedCallers.Mode.RETRYING));
+		}
 	}
 
 	@Test

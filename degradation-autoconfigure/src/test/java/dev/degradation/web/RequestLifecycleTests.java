@@ -142,23 +142,31 @@ class RequestLifecycleTests {
 	}
 
 	@Test
-	void aCoreRequestWhoseWaitEndsWithoutAPlaceIsRefusedWithRetryAfterInTurn() {
+	void aCoreRequestWhoseWaitEndsWithoutAPlaceIsRefusedWithRetryAfterAtOnceOrInTurnWhenAllRefusalsTakeTurns() {
 		Admitted held = hold();
 		try {
-			Stack request = get("/api/orders", (stack) -> 200);
-			CompletableFuture<String> refused = CompletableFuture.supplyAsync(request::run);
-			await().atMost(Duration.ofSeconds(5)).until(() -> admission().waiting() == 1);
-			// The queue bound passes on admission's clock, the test's.
-			this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(101));
-			assertThat(refused).succeedsWithin(Duration.ofSeconds(5)).isEqualTo("answered 503 overload");
-			assertThat(request.answerHeaders).containsEntry("Retry-After", "3");
-			assertThat(request.steps).containsExactly("wait", "turn taken", "answering overload null", "write",
+			assertThat(refusedAfterItsWait()).as("a caller not known to have come back early")
+				.containsExactly("wait", "answering overload null", "write");
+			this.decider.setRefusedCallers(new RefusedCallers(RefusedCallers.Mode.ALWAYS));
+			assertThat(refusedAfterItsWait()).containsExactly("wait", "turn taken", "answering overload null", "write",
 					"turn given back");
-			assertThat(admission().refused()).isOne();
+			assertThat(admission().refused()).isEqualTo(2);
 		}
 		finally {
+			this.decider.setRefusedCallers(new RefusedCallers(RefusedCallers.Mode.RETRYING));
 			held.onSuccess();
 		}
+	}
+
+	private List<String> refusedAfterItsWait() {
+		Stack request = get("/api/orders", (stack) -> 200);
+		CompletableFuture<String> refused = CompletableFuture.supplyAsync(request::run);
+		await().atMost(Duration.ofSeconds(5)).until(() -> admission().waiting() == 1);
+		// The queue bound passes on admission's clock, the test's.
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(101));
+		assertThat(refused).succeedsWithin(Duration.ofSeconds(5)).isEqualTo("answered 503 overload");
+		assertThat(request.answerHeaders).containsEntry("Retry-After", "3");
+		return request.steps;
 	}
 
 	@Test

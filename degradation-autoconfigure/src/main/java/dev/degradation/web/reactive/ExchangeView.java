@@ -1,5 +1,7 @@
 package dev.degradation.web.reactive;
 
+import java.net.InetSocketAddress;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.PathContainer;
@@ -16,6 +18,12 @@ final class ExchangeView implements RequestView {
 
 	ExchangeView(ServerHttpRequest request) {
 		this.request = request;
+	}
+
+	@Override
+	public @Nullable String callerAddress() {
+		InetSocketAddress address = this.request.getRemoteAddress();
+		return (address != null) ? address.getHostString() : null;
 	}
 
 	@Override

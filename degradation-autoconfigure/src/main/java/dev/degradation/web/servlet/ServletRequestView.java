@@ -26,6 +26,11 @@ final class ServletRequestView implements RequestView {
 	}
 
 	@Override
+	public @Nullable String callerAddress() {
+		return this.request.getRemoteAddr();
+	}
+
+	@Override
 	public String method() {
 		return this.request.getMethod();
 	}
