@@ -23,6 +23,9 @@
 # Configurations, one JVM each, side by side in the same run:
 #   starter      the starter with the manifest's overload section (adaptive limit, nothing tuned)
 #   starter-429  the same, refusing with 429, which Tomcat answers without closing the connection
+#   starter-at-once  the same, every refusal written at once (degradation.overload.refusal-turns=never);
+#                the harness's clients all come from 127.0.0.1 and retry at once, so 'starter' gives
+#                every refusal after the first of each second its turn
 #   bulkhead     the starter off; a Resilience4j Bulkhead of 4 concurrent calls, no wait, as a filter
 #   gradient2    the starter off; Netflix concurrency-limits' Gradient2 at its defaults, as a filter
 # Clients, each scenario run by both in turn against the same JVM, on the same cores as the service:
@@ -239,6 +242,7 @@ for threads in "${THREADS[@]}"; do
 		case $config in
 			starter) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" ;;
 			starter-429) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --sample.overload.refusal-status=429 ;;
+			starter-at-once) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --degradation.overload.refusal-turns=never ;;
 			*) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --degradation.enabled=false --sample.peer="$config" ;;
 		esac
 		# Warm-up: the same kinds of answers at the same rates, so that every configuration is
