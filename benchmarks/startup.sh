@@ -28,7 +28,7 @@ mkdir -p "$results"
 
 echo "building application-shapes/mvc" >&2
 ./mvnw -q -B -ntp -pl application-shapes/mvc -am package dependency:build-classpath -DskipTests \
-	-Dmdep.outputFile=target/startup.cp -Dmdep.includeScope=runtime >/dev/null
+	-Dmdep.outputFile=target/startup.cp -DincludeScope=runtime >/dev/null
 classes=application-shapes/mvc/target/classes
 with_cp=$classes:$(cat application-shapes/mvc/target/startup.cp)
 # Without the starter: its own modules and the libraries only it brings.
