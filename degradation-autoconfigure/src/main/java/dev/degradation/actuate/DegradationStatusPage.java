@@ -14,6 +14,7 @@ import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.util.MimeType;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The live status page of the {@code degradation} endpoint, for an operator who would rather look
@@ -21,7 +22,8 @@ import org.springframework.util.MimeType;
  * the jar (HTML, CSS and JavaScript, nothing fetched from elsewhere, no build step) that poll the
  * endpoint's own read operation ({@code GET <actuator base path>/degradation}) every
  * {@code refreshInterval}. Served by the endpoint itself, so it has the endpoint's port, base
- * path, exposure and security, and it only reads: operator writes stay in the JSON API.
+ * path, exposure and security, and it only reads: operator writes stay in the JSON API. The files
+ * are read from the jar when the page is first asked for, not while the application starts.
  */
 public final class DegradationStatusPage {
 
@@ -41,9 +43,9 @@ public final class DegradationStatusPage {
 	private static final Map<String, MimeType> ASSETS = Map.of("status.css", MimeType.valueOf("text/css;charset=UTF-8"),
 			"status.js", MimeType.valueOf("text/javascript;charset=UTF-8"));
 
-	private final byte[] page;
+	private final SingletonSupplier<byte[]> page;
 
-	private final Map<String, byte[]> assets;
+	private final SingletonSupplier<Map<String, byte[]>> assets;
 
 	/**
 	 * Create the page.
@@ -53,10 +55,12 @@ public final class DegradationStatusPage {
 		if (refreshInterval.toMillis() < 1) {
 			throw new IllegalArgumentException("'refreshInterval' must be at least 1 ms, but was " + refreshInterval);
 		}
-		this.page = read("index.html").replace("{{refreshMs}}", Long.toString(refreshInterval.toMillis()))
-			.getBytes(StandardCharsets.UTF_8);
-		this.assets = Map.of("status.css", read("status.css").getBytes(StandardCharsets.UTF_8), "status.js",
-				read("status.js").getBytes(StandardCharsets.UTF_8));
+		String refreshMs = Long.toString(refreshInterval.toMillis());
+		this.page = SingletonSupplier
+			.of(() -> read("index.html").replace("{{refreshMs}}", refreshMs).getBytes(StandardCharsets.UTF_8));
+		this.assets = SingletonSupplier.of(() -> Map.of("status.css",
+				read("status.css").getBytes(StandardCharsets.UTF_8), "status.js",
+				read("status.js").getBytes(StandardCharsets.UTF_8)));
 	}
 
 	/**
@@ -65,7 +69,7 @@ public final class DegradationStatusPage {
 	 * @return the page, or {@code null} (404) for any other segment
 	 */
 	@Nullable WebEndpointResponse<Resource> page(String page) {
-		return PAGE.equals(page) ? new WebEndpointResponse<>(new ByteArrayResource(this.page), 200, HTML) : null;
+		return PAGE.equals(page) ? new WebEndpointResponse<>(new ByteArrayResource(this.page.obtain()), 200, HTML) : null;
 	}
 
 	/**
@@ -75,7 +79,7 @@ public final class DegradationStatusPage {
 	 * @return the file, or {@code null} (404) for any other name
 	 */
 	@Nullable WebEndpointResponse<Resource> asset(String page, String asset) {
-		byte[] content = PAGE.equals(page) ? this.assets.get(asset) : null;
+		byte[] content = PAGE.equals(page) ? this.assets.obtain().get(asset) : null;
 		return (content != null) ? new WebEndpointResponse<>(new ByteArrayResource(content), 200, ASSETS.get(asset))
 				: null;
 	}

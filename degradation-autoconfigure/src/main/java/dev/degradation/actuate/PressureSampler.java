@@ -64,6 +64,14 @@ public class PressureSampler {
 	}
 
 	/**
+	 * Whether the manifest in force has any pressure rule, that is anything to sample.
+	 * @return whether there is a rule
+	 */
+	public boolean hasRules() {
+		return !this.signal.rules().isEmpty();
+	}
+
+	/**
 	 * Read every rule's meter once and give the values to the signal; the engine evaluates at once
 	 * when a rule starts or stops pressing.
 	 */

@@ -3,6 +3,8 @@ package dev.degradation.actuate;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.degradation.engine.DegradationListener;
+import dev.degradation.engine.ManifestReplaced;
 import dev.degradation.engine.periodic.PeriodicTask;
 
 /**
@@ -10,9 +12,10 @@ import dev.degradation.engine.periodic.PeriodicTask;
  * while the context runs, on a daemon thread of its own, off the engine's lock. Before the first
  * reading it checks that the application has the rules' meters ({@link PressureSampler#checkAtStartup()}),
  * and it starts before the web server, so that a manifest refused for a meter the application
- * does not have never takes a request.
+ * does not have never takes a request. With no rule in the manifest it starts no thread, until a
+ * reloaded manifest has one.
  */
-public class PressureSampling extends PeriodicTask {
+public class PressureSampling extends PeriodicTask implements DegradationListener {
 
 	private static final AtomicInteger instances = new AtomicInteger();
 
@@ -31,6 +34,19 @@ public class PressureSampling extends PeriodicTask {
 	@Override
 	protected void beforeFirstRun() {
 		this.sampler.checkAtStartup();
+	}
+
+	@Override
+	protected boolean hasWork() {
+		return this.sampler.hasRules();
+	}
+
+	/**
+	 * A reloaded manifest may have the first rules: sampling starts then.
+	 */
+	@Override
+	public void manifestReplaced(ManifestReplaced replaced) {
+		workChanged();
 	}
 
 	@Override

@@ -85,14 +85,29 @@ public final class DegradationClientAutoConfiguration {
 		return GuardExecutor.platformThreads(properties.getMaxThreadedCalls());
 	}
 
+	/**
+	 * The guards are built at startup in Resilience4j's registries when its Boot integration
+	 * defines them (its endpoints, health and meters show them from then on, and a breaker
+	 * declared there too is replaced with a warning at startup, as before); in registries of
+	 * their own otherwise, which nothing else sees, at the first guarded call: an application
+	 * then loads none of Resilience4j before it needs it.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	DependencyGuards degradationDependencyGuards(DegradationEngine engine,
 			ObjectProvider<CircuitBreakerRegistry> breakers, ObjectProvider<TimeLimiterRegistry> timeLimiters,
 			ObjectProvider<RetryRegistry> retries, GuardExecutor executor) {
-		return new DependencyGuards(engine, breakers.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
-				timeLimiters.getIfAvailable(TimeLimiterRegistry::ofDefaults),
-				retries.getIfAvailable(RetryRegistry::ofDefaults), executor);
+		CircuitBreakerRegistry sharedBreakers = breakers.getIfAvailable();
+		TimeLimiterRegistry sharedTimeLimiters = timeLimiters.getIfAvailable();
+		RetryRegistry sharedRetries = retries.getIfAvailable();
+		if (sharedBreakers == null && sharedTimeLimiters == null && sharedRetries == null) {
+			return new DependencyGuards(engine, CircuitBreakerRegistry::ofDefaults, TimeLimiterRegistry::ofDefaults,
+					RetryRegistry::ofDefaults, executor);
+		}
+		return new DependencyGuards(engine,
+				(sharedBreakers != null) ? sharedBreakers : CircuitBreakerRegistry.ofDefaults(),
+				(sharedTimeLimiters != null) ? sharedTimeLimiters : TimeLimiterRegistry.ofDefaults(),
+				(sharedRetries != null) ? sharedRetries : RetryRegistry.ofDefaults(), executor);
 	}
 
 	/**

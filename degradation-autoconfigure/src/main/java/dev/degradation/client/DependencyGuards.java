@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -42,6 +43,11 @@ import dev.degradation.monitor.BreakerState;
  * and retry in the given Resilience4j registries, named after the dependency, and reports every
  * transition of a breaker to the engine as evidence of the dependency's state. The calls that need
  * a thread of their own run on one bounded {@link GuardExecutor}, closed with the guards.
+ *
+ * <p>Given registries, the guards are built at once, in them. Given the registries' suppliers,
+ * they are built at the first use (a call, a URL looked up, the list of guards): an application
+ * whose first requests call no dependency then loads none of Resilience4j while it starts, and a
+ * registry nobody else sees holds nothing a caller could miss meanwhile.
  */
 public final class DependencyGuards implements AutoCloseable {
 
@@ -52,11 +58,14 @@ public final class DependencyGuards implements AutoCloseable {
 
 	private final DegradationEngine engine;
 
-	private final CircuitBreakerRegistry breakers;
+	private final Supplier<CircuitBreakerRegistry> breakerRegistry;
 
-	private final TimeLimiterRegistry timeLimiters;
+	private final Supplier<TimeLimiterRegistry> timeLimiterRegistry;
 
-	private final RetryRegistry retries;
+	private final Supplier<RetryRegistry> retryRegistry;
+
+	/** The registries, from their suppliers at the first build; only written under the lock. */
+	private @Nullable Registries registries;
 
 	private final GuardExecutor executor;
 
@@ -67,7 +76,8 @@ public final class DependencyGuards implements AutoCloseable {
 	/** The names of the breakers this object put in the registry, to tell them from others. */
 	private final Set<String> created = ConcurrentHashMap.newKeySet();
 
-	private volatile Guarding guarding;
+	/** The guards of the engine's manifest; {@code null} until the first use. */
+	private volatile @Nullable Guarding guarding;
 
 	/**
 	 * Create the guards of an engine's dependencies. They follow the engine's manifest: after a
@@ -100,21 +110,46 @@ public final class DependencyGuards implements AutoCloseable {
 		this(engine, breakers, timeLimiters, retries, executor, DependencyGuard.Sleeper.THREAD);
 	}
 
+	/**
+	 * Create the guards of an engine's dependencies, to be built in the supplied registries at
+	 * their first use: the suppliers are asked once, then.
+	 * @param engine the engine that receives the breakers' transitions
+	 * @param breakers supplies the registry the breakers are created in
+	 * @param timeLimiters supplies the registry the time limiters are created in
+	 * @param retries supplies the registry the retries are created in
+	 * @param executor the bounded executor of the calls that need a thread of their own; closed
+	 * with the guards
+	 */
+	public DependencyGuards(DegradationEngine engine, Supplier<CircuitBreakerRegistry> breakers,
+			Supplier<TimeLimiterRegistry> timeLimiters, Supplier<RetryRegistry> retries, GuardExecutor executor) {
+		this(engine, breakers, timeLimiters, retries, executor, DependencyGuard.Sleeper.THREAD);
+	}
+
 	DependencyGuards(DegradationEngine engine, CircuitBreakerRegistry breakers, TimeLimiterRegistry timeLimiters,
 			RetryRegistry retries, GuardExecutor executor, DependencyGuard.Sleeper sleeper) {
+		this(engine, () -> breakers, () -> timeLimiters, () -> retries, executor, sleeper);
+		guarding();
+	}
+
+	DependencyGuards(DegradationEngine engine, Supplier<CircuitBreakerRegistry> breakers,
+			Supplier<TimeLimiterRegistry> timeLimiters, Supplier<RetryRegistry> retries, GuardExecutor executor,
+			DependencyGuard.Sleeper sleeper) {
 		this.engine = engine;
-		this.breakers = breakers;
-		this.timeLimiters = timeLimiters;
-		this.retries = retries;
+		this.breakerRegistry = breakers;
+		this.timeLimiterRegistry = timeLimiters;
+		this.retryRegistry = retries;
 		this.executor = executor;
 		this.sleeper = sleeper;
-		this.guarding = build(engine.state().manifest(), Map.of());
 		// Rebuilt at once after a reload, not at the next call: the routes of a dependency whose
-		// old breaker was open are shed, and would make no call that could rebuild them.
+		// old breaker was open are shed, and would make no call that could rebuild them. Guards
+		// not built yet have no breaker the engine could have heard of: nothing to compare.
 		engine.addListener(new DegradationListener() {
 
 			@Override
 			public void manifestReplaced(ManifestReplaced replaced) {
+				if (DependencyGuards.this.guarding == null) {
+					return;
+				}
 				// Told once every signal follows the new manifest: the engine's evidence for each
 				// dependency is now the one to compare the guards' breakers with.
 				guarding().byName().forEach((name, guard) -> reportIfStale(name, guard.circuitBreaker()));
@@ -124,15 +159,15 @@ public final class DependencyGuards implements AutoCloseable {
 	}
 
 	/**
-	 * Return the guards of the engine's manifest, built anew when the manifest was replaced: one
-	 * volatile read and a comparison while it was not.
+	 * Return the guards of the engine's manifest, built at the first use and anew when the
+	 * manifest was replaced: one volatile read and a comparison otherwise.
 	 */
 	private Guarding guarding() {
 		Guarding current = this.guarding;
 		// The state's manifest, not the engine's: the engine publishes its new manifest before
 		// its signals have followed it, the state only once they have.
 		DegradationManifest manifest = this.engine.state().manifest();
-		return (current.manifest() == manifest) ? current : rebuild(manifest);
+		return (current != null && current.manifest() == manifest) ? current : rebuild(manifest);
 	}
 
 	private Guarding rebuild(DegradationManifest manifest) {
@@ -140,8 +175,8 @@ public final class DependencyGuards implements AutoCloseable {
 		this.rebuilding.lock();
 		try {
 			Guarding current = this.guarding;
-			if (current.manifest() != manifest) {
-				current = build(manifest, current.byName());
+			if (current == null || current.manifest() != manifest) {
+				current = build(manifest, (current != null) ? current.byName() : Map.of());
 				this.guarding = current;
 			}
 			return current;
@@ -151,14 +186,21 @@ public final class DependencyGuards implements AutoCloseable {
 		}
 	}
 
+	/** Build the guards of a manifest; under the lock. */
 	private Guarding build(DegradationManifest manifest, Map<String, DependencyGuard> previous) {
+		Registries registries = this.registries;
+		if (registries == null) {
+			registries = new Registries(this.breakerRegistry.get(), this.timeLimiterRegistry.get(),
+					this.retryRegistry.get());
+			this.registries = registries;
+		}
 		Map<String, DependencyGuard> byName = new LinkedHashMap<>();
 		List<Map.Entry<String, DependencyGuard>> byBaseUrl = new ArrayList<>();
 		List<Map.Entry<String, DependencyGuard>> byService = new ArrayList<>();
 		for (Dependency dependency : manifest.dependencies()) {
 			DependencyGuard kept = previous.get(dependency.name());
 			DependencyGuard guard = (kept != null && kept.dependency().calls().equals(dependency.calls()))
-					? kept.of(dependency) : create(dependency);
+					? kept.of(dependency) : create(dependency, registries);
 			byName.put(dependency.name(), guard);
 			URI baseUrl = dependency.baseUrl();
 			if (ServiceUrl.isServiceUrl(baseUrl)) {
@@ -170,9 +212,9 @@ public final class DependencyGuards implements AutoCloseable {
 		}
 		for (String removed : previous.keySet()) {
 			if (!byName.containsKey(removed) && this.created.remove(removed)) {
-				this.breakers.remove(removed);
-				this.timeLimiters.remove(removed);
-				this.retries.remove(removed);
+				registries.breakers().remove(removed);
+				registries.timeLimiters().remove(removed);
+				registries.retries().remove(removed);
 			}
 		}
 		Comparator<Map.Entry<String, DependencyGuard>> longestFirst = Comparator
@@ -183,11 +225,11 @@ public final class DependencyGuards implements AutoCloseable {
 		return new Guarding(manifest, byName, byBaseUrl, byService);
 	}
 
-	private DependencyGuard create(Dependency dependency) {
+	private DependencyGuard create(Dependency dependency, Registries registries) {
 		String name = dependency.name();
 		CircuitBreakerConfig config = breakerConfig(dependency);
 		CircuitBreaker breaker;
-		if (this.breakers.find(name).isPresent()) {
+		if (registries.breakers().find(name).isPresent()) {
 			if (!this.created.contains(name)) {
 				// Resilience4j's Boot integration creates every breaker of
 				// 'resilience4j.circuitbreaker.instances' up front. The manifest says how the
@@ -198,32 +240,32 @@ public final class DependencyGuards implements AutoCloseable {
 						+ "degradation manifest declares for dependency '" + name
 						+ "'; write its settings under the dependency's 'breaker' in the manifest");
 			}
-			breaker = CircuitBreaker.of(name, config, this.breakers.getTags());
-			this.breakers.replace(name, breaker);
+			breaker = CircuitBreaker.of(name, config, registries.breakers().getTags());
+			registries.breakers().replace(name, breaker);
 		}
 		else {
-			breaker = this.breakers.circuitBreaker(name, config);
+			breaker = registries.breakers().circuitBreaker(name, config);
 		}
 		this.created.add(name);
 		breaker.getEventPublisher()
 			.onStateTransition((event) -> record(name, breaker, state(event.getStateTransition().getToState())));
 		TimeLimiterConfig timeLimit = TimeLimiterConfig.custom().timeoutDuration(dependency.calls().timeout()).build();
 		TimeLimiter timeLimiter;
-		if (this.timeLimiters.find(name).isPresent()) {
-			timeLimiter = TimeLimiter.of(name, timeLimit, this.timeLimiters.getTags());
-			this.timeLimiters.replace(name, timeLimiter);
+		if (registries.timeLimiters().find(name).isPresent()) {
+			timeLimiter = TimeLimiter.of(name, timeLimit, registries.timeLimiters().getTags());
+			registries.timeLimiters().replace(name, timeLimiter);
 		}
 		else {
-			timeLimiter = this.timeLimiters.timeLimiter(name, timeLimit);
+			timeLimiter = registries.timeLimiters().timeLimiter(name, timeLimit);
 		}
 		RetryConfig retryConfig = GuardRetries.config(dependency.calls().retry());
 		Retry retry;
-		if (this.retries.find(name).isPresent()) {
-			retry = Retry.of(name, retryConfig, this.retries.getTags());
-			this.retries.replace(name, retry);
+		if (registries.retries().find(name).isPresent()) {
+			retry = Retry.of(name, retryConfig, registries.retries().getTags());
+			registries.retries().replace(name, retry);
 		}
 		else {
-			retry = this.retries.retry(name, retryConfig);
+			retry = registries.retries().retry(name, retryConfig);
 		}
 		return new DependencyGuard(dependency, breaker, timeLimiter, retry, this.executor, this.engine.clock(),
 				this.sleeper);
@@ -235,7 +277,8 @@ public final class DependencyGuards implements AutoCloseable {
 	 * it, and Resilience4j still turns it half-open on time, but it guards nothing any more.
 	 */
 	private void record(String dependency, CircuitBreaker breaker, BreakerState state) {
-		DependencyGuard current = this.guarding.byName().get(dependency);
+		Guarding guarding = this.guarding;
+		DependencyGuard current = (guarding != null) ? guarding.byName().get(dependency) : null;
 		if (current != null && current.circuitBreaker() == breaker) {
 			tell(dependency, state);
 		}
@@ -403,6 +446,14 @@ public final class DependencyGuards implements AutoCloseable {
 	private static String servicePrefix(URI url) {
 		String path = (url.getRawPath() != null) ? url.getRawPath() : "";
 		return String.valueOf(url.getHost()).toLowerCase(Locale.ROOT) + path;
+	}
+
+	/**
+	 * The Resilience4j registries the guards are created in.
+	 */
+	private record Registries(CircuitBreakerRegistry breakers, TimeLimiterRegistry timeLimiters,
+			RetryRegistry retries) {
+
 	}
 
 	/**

@@ -15,7 +15,8 @@ import org.springframework.context.SmartLifecycle;
  * A task the starter runs on a daemon thread of its own, at a fixed delay, while the context
  * runs: never on the application's task scheduler, which a busy application may starve. A run
  * that throws is logged and the next run comes as planned (a periodic task that throws would
- * otherwise never run again).
+ * otherwise never run again). A task with nothing to do ({@link #hasWork()}) starts no thread
+ * until it is told that it may have ({@link #workChanged()}).
  */
 public abstract class PeriodicTask implements SmartLifecycle {
 
@@ -26,6 +27,8 @@ public abstract class PeriodicTask implements SmartLifecycle {
 	private final Duration period;
 
 	private @Nullable ScheduledExecutorService executor;
+
+	private boolean running;
 
 	/**
 	 * Create a task.
@@ -55,6 +58,26 @@ public abstract class PeriodicTask implements SmartLifecycle {
 	}
 
 	/**
+	 * Whether there is anything to run: checked on {@link #start()} and on
+	 * {@link #workChanged()}, so that a task with nothing to do holds no thread.
+	 * @return {@code true} unless overridden
+	 */
+	protected boolean hasWork() {
+		return true;
+	}
+
+	/**
+	 * Say that the task may have work now (its manifest was replaced, say): a running task with
+	 * work and no thread yet is scheduled, its first run after {@link #initialDelay()}. A thread
+	 * once started stays until {@link #stop()}.
+	 */
+	protected final synchronized void workChanged() {
+		if (this.running && this.executor == null && hasWork()) {
+			schedule();
+		}
+	}
+
+	/**
 	 * Return the delay before the first run.
 	 * @return the delay, the period unless overridden
 	 */
@@ -64,10 +87,17 @@ public abstract class PeriodicTask implements SmartLifecycle {
 
 	@Override
 	public synchronized void start() {
-		if (this.executor != null) {
+		if (this.running) {
 			return;
 		}
 		beforeFirstRun();
+		this.running = true;
+		if (hasWork()) {
+			schedule();
+		}
+	}
+
+	private void schedule() {
 		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
 			Thread thread = new Thread(runnable, this.threadName);
 			thread.setDaemon(true);
@@ -90,6 +120,7 @@ public abstract class PeriodicTask implements SmartLifecycle {
 
 	@Override
 	public synchronized void stop() {
+		this.running = false;
 		ScheduledExecutorService executor = this.executor;
 		if (executor != null) {
 			this.executor = null;
@@ -105,7 +136,7 @@ public abstract class PeriodicTask implements SmartLifecycle {
 
 	@Override
 	public synchronized boolean isRunning() {
-		return this.executor != null;
+		return this.running;
 	}
 
 }
