@@ -79,6 +79,25 @@ public final class QueueDelayLimit extends AbstractLimit {
 
 	private double estimate;
 
+	/**
+	 * The no-load latency as the service shows it now, when that is above the epochs' shortest:
+	 * the latency at which cutting the limit stopped shortening the wait. {@link Long#MAX_VALUE}
+	 * when the epochs' shortest stands.
+	 */
+	private long waitNotOursFloor = Long.MAX_VALUE;
+
+	/** The limit at the last cut that shortened the wait, or 0 outside a run of cuts. */
+	private int cutLimit;
+
+	/** The delay that cut answered. */
+	private long cutDelay;
+
+	/** When the limit was last cut: only requests admitted after it show what the cut did. */
+	private long lastCutNanos = Long.MIN_VALUE;
+
+	/** The shortest latency of the interval among requests admitted after the last cut. */
+	private long intervalMinRttSinceCut = Long.MAX_VALUE;
+
 	/** Create a limit at {@link #INITIAL_LIMIT}. */
 	public QueueDelayLimit() {
 		this(INITIAL_LIMIT);
@@ -98,6 +117,11 @@ public final class QueueDelayLimit extends AbstractLimit {
 	 * @return the time in nanoseconds, or {@link Long#MAX_VALUE} before the first sample
 	 */
 	synchronized long noLoadNanos() {
+		long shortest = shortestNanos();
+		return (this.waitNotOursFloor == Long.MAX_VALUE) ? shortest : Math.max(shortest, this.waitNotOursFloor);
+	}
+
+	private long shortestNanos() {
 		return Math.min(this.epochMinRtt, this.previousEpochMinRtt);
 	}
 
@@ -116,22 +140,26 @@ public final class QueueDelayLimit extends AbstractLimit {
 		}
 		this.epochMinRtt = Math.min(this.epochMinRtt, latency);
 		this.intervalMinRtt = Math.min(this.intervalMinRtt, latency);
+		if (startTime - this.lastCutNanos >= 0) {
+			this.intervalMinRttSinceCut = Math.min(this.intervalMinRttSinceCut, latency);
+		}
 		this.intervalMaxInflight = Math.max(this.intervalMaxInflight, inflight);
 		this.intervalDropped |= didDrop;
 		if (end - this.intervalStart < INTERVAL_NANOS) {
 			return getLimit();
 		}
 		int before = getLimit();
-		int limit = (this.settling && !this.intervalDropped) ? before : judge();
+		int limit = (this.settling && !this.intervalDropped) ? before : judge(end);
 		this.settling = limit != before;
 		this.intervalStart = end;
 		this.intervalMinRtt = Long.MAX_VALUE;
+		this.intervalMinRttSinceCut = Long.MAX_VALUE;
 		this.intervalMaxInflight = 0;
 		this.intervalDropped = false;
 		return limit;
 	}
 
-	private int judge() {
+	private int judge(long now) {
 		if (this.intervalDropped) {
 			this.estimate = this.estimate / 2;
 			return settled();
@@ -142,16 +170,49 @@ public final class QueueDelayLimit extends AbstractLimit {
 			// would do.
 			return getLimit();
 		}
+		long tolerance = Math.max(TARGET_NANOS, shortestNanos() / 2);
+		// A wait the limit did not make follows the service's latency down, and is gone once the
+		// service answers within the tolerance of its epochs' shortest again.
+		if (this.intervalMinRtt - shortestNanos() <= tolerance) {
+			this.waitNotOursFloor = Long.MAX_VALUE;
+		}
+		else if (this.waitNotOursFloor != Long.MAX_VALUE) {
+			this.waitNotOursFloor = Math.min(this.waitNotOursFloor, this.intervalMinRtt);
+		}
 		long noLoad = noLoadNanos();
-		long tolerance = Math.max(TARGET_NANOS, noLoad / 2);
 		long delay = this.intervalMinRtt - noLoad;
 		if (delay > tolerance) {
+			if (this.cutLimit > 0 && this.intervalMinRttSinceCut != Long.MAX_VALUE) {
+				long delaySinceCut = this.intervalMinRttSinceCut - noLoad;
+				if (delaySinceCut * 4 > this.cutDelay * 3 && (getLimit() == 1 || getLimit() * 4 <= this.cutLimit * 3)) {
+					// A quarter of the limit, or all of it, is gone and requests admitted since
+					// wait no less: the wait is not a queue behind the limit but one every request
+					// meets at any concurrency (for a CPU that refusals or a neighbour take, a
+					// collection, a dependency slower for now). Fewer requests would not wait
+					// less, only serve fewer: take it as the service's latency for now, and go
+					// back to the limit before the cuts that did not help.
+					this.waitNotOursFloor = this.intervalMinRttSinceCut;
+					this.estimate = Math.max(this.estimate, this.cutLimit);
+					this.cutLimit = 0;
+					return settled();
+				}
+				if (delaySinceCut * 4 <= this.cutDelay * 3) {
+					this.cutLimit = getLimit();
+					this.cutDelay = delaySinceCut;
+				}
+			}
+			else if (this.cutLimit == 0) {
+				this.cutLimit = getLimit();
+				this.cutDelay = delay;
+			}
+			this.lastCutNanos = now;
 			// The queue the luckiest request met: bring the limit to what would have left only the
 			// tolerance of it, at most by half at once.
 			double ratio = (double) (noLoad + tolerance) / this.intervalMinRtt;
 			this.estimate = Math.min(this.estimate - 1, this.estimate * Math.max(0.5, ratio));
 			return settled();
 		}
+		this.cutLimit = 0;
 		// Without a queue, grow by a quarter; with some, within the tolerance, by one.
 		this.estimate = (delay <= tolerance / 2) ? Math.max(this.estimate + 1, this.estimate * 1.25)
 				: this.estimate + 1;

@@ -98,6 +98,47 @@ class QueueDelayLimitTests {
 	}
 
 	@Test
+	void aWaitEveryRequestMeetsDoesNotTakeTheLimitBelowTheConnections() {
+		// The pool of eight under a flood of refusals: every request also waits 15 ms, give or
+		// take half, for the CPU. Fewer requests at once would not wait less, only serve fewer.
+		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(10 * SECOND);
+		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(15);
+		service.run(10 * SECOND);
+		long held = SERVICE_NANOS + service.cpuWaitNanos;
+		// Three quarters of the connections: how far the limit probes before it tells the wait
+		// from a queue of its own.
+		assertThat(service.lowestLimit).as(service.toString()).isGreaterThanOrEqualTo(6);
+		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(0.95 * 8 * SECOND / held);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * held);
+		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * held);
+	}
+
+	@Test
+	void aWaitEveryRequestMeetsLeavesAServiceOfOneConnectionAtOneOrTwo() {
+		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS).run(10 * SECOND);
+		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(15);
+		service.run(10 * SECOND);
+		long held = SERVICE_NANOS + service.cpuWaitNanos;
+		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(2);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * held);
+		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * held);
+		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(0.95 * SECOND / held);
+	}
+
+	@Test
+	void onceTheWaitEveryRequestMetIsGoneTheLimitJudgesByTheServiceTimeAgain() {
+		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(10 * SECOND);
+		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(15);
+		service.run(10 * SECOND);
+		service.cpuWaitNanos = 0;
+		service.run(10 * SECOND);
+		assertThat(service.limit.noLoadNanos()).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS);
+		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(24);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * SERVICE_NANOS);
+		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * SERVICE_NANOS);
+	}
+
+	@Test
 	void aDroppedRequestHalvesTheLimit() {
 		QueueDelayLimit limit = new QueueDelayLimit();
 		limit.onSample(0, SERVICE_NANOS, 20, false);
@@ -118,6 +159,12 @@ class QueueDelayLimitTests {
 		final int connections;
 
 		long serviceNanos;
+
+		/**
+		 * A wait every request meets besides its service time, whatever the concurrency (for the
+		 * CPU, which a flood of refusals takes), from half of it to one and a half.
+		 */
+		long cpuWaitNanos;
 
 		private long now;
 
@@ -190,7 +237,8 @@ class QueueDelayLimitTests {
 		}
 
 		private long service() {
-			return this.serviceNanos * 3 / 4 + (long) (this.random.nextDouble() * this.serviceNanos / 2);
+			return this.serviceNanos * 3 / 4 + (long) (this.random.nextDouble() * this.serviceNanos / 2)
+					+ this.cpuWaitNanos / 2 + (long) (this.random.nextDouble() * this.cpuWaitNanos);
 		}
 
 		long quantile(double quantile) {
