@@ -6,10 +6,14 @@
 //   node benchmarks/autocannon-client.js http://127.0.0.1:PORT SECONDS DEADLINE_MS STREAM...
 //
 // A stream is closed=PATH@CLIENTS (that many connections, each sending its next request the
-// moment it has an answer) or open=PATH@RATE (autocannon's overallRate: each connection sends its
-// share of the rate at the start of every second, as autocannon does; enough connections that
-// every request of a second can wait out its deadline, at most 1000). A stepped open stream
-// (RATE>RATE2) is not autocannon's and is refused. Every request carries the client deadline in
+// moment it has an answer) or open=PATH@RATE. An open stream is OPEN_SPREAD autocannon instances
+// with overallRate, each a share of the rate, started 1000/OPEN_SPREAD ms apart: one autocannon
+// sends each second's requests at its start (each connection's rate is counted per second from
+// when it connected), so that "40 a second" arrives as a burst of 40 and measures autocannon's
+// clock, not the load; spread over the second, the stream arrives as independent callers do.
+// Each instance has enough connections that every request of its second can wait out its
+// deadline, at most 1000 in all. A stepped open stream (RATE>RATE2) is not autocannon's and is
+// refused. Every request carries the client deadline in
 // x-envoy-expected-rq-timeout-ms and is given up after it (autocannon's timeout, whole seconds).
 //
 // Prints one tab-separated line per stream: kind, path, sent, live, fallback (2xx marked
@@ -27,6 +31,7 @@ if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') {
 const seconds = Number(secondsArg)
 const deadlineMs = Number(deadlineArg)
 const MAX_CONNECTIONS = 1000
+const OPEN_SPREAD = 40
 
 function tally () {
   return { live: [], fallback: [], refused: [], timeouts: 0, errors: 0 }
@@ -40,23 +45,36 @@ function run (stream) {
   if (amount.includes('>')) {
     throw new Error(`autocannon has no stepped rate: ${stream}`)
   }
-  const options = {
+  const counts = tally()
+  if (kind === 'closed') {
+    return launch(path, { connections: Number(amount) }, seconds, counts).then(() => ({ kind, path, counts }))
+  }
+  if (kind !== 'open') {
+    throw new Error(`unknown stream ${stream}`)
+  }
+  const rate = Math.round(Number(amount))
+  const instances = Math.max(1, Math.min(OPEN_SPREAD, rate))
+  const launches = []
+  for (let i = 0; i < instances; i++) {
+    // The integer shares of the rate, the larger ones first.
+    const share = Math.floor(rate / instances) + (i < rate % instances ? 1 : 0)
+    const connections = Math.min(Math.floor(MAX_CONNECTIONS / instances),
+      Math.max(1, Math.ceil(share * deadlineMs / 1000)))
+    const offsetMs = (i * 1000) / instances
+    launches.push(new Promise((resolve) => setTimeout(resolve, offsetMs)).then(() =>
+      launch(path, { overallRate: share, connections }, seconds - offsetMs / 1000, counts)))
+  }
+  return Promise.all(launches).then(() => ({ kind, path, counts }))
+}
+
+function launch (path, load, duration, counts) {
+  const options = Object.assign({
     url: base + path,
-    duration: seconds,
+    duration,
     timeout: Math.max(1, Math.round(deadlineMs / 1000)),
     headers: { 'x-envoy-expected-rq-timeout-ms': String(deadlineMs) },
     pipelining: 1
-  }
-  if (kind === 'closed') {
-    options.connections = Number(amount)
-  } else if (kind === 'open') {
-    const rate = Math.round(Number(amount))
-    options.overallRate = rate
-    options.connections = Math.min(MAX_CONNECTIONS, Math.max(1, Math.ceil(rate * deadlineMs / 1000)))
-  } else {
-    throw new Error(`unknown stream ${stream}`)
-  }
-  const counts = tally()
+  }, load)
   options.setupClient = (client) => {
     // autocannon keeps its queue of requests in flight across a reconnect: after a server closes
     // the connection (Tomcat does after every 503), the request written on the closing connection
@@ -90,7 +108,7 @@ function run (stream) {
     client.on('connError', () => { counts.errors++ })
   }
   return new Promise((resolve, reject) => {
-    autocannon(options, (error) => error ? reject(error) : resolve({ kind, path, counts }))
+    autocannon(options, (error) => error ? reject(error) : resolve())
   })
 }
 

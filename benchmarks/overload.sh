@@ -33,8 +33,9 @@
 #                calls a request; its open loops are true open loops
 #   autocannon   autocannon (Node, installed by this script with npm into benchmarks/target/node),
 #                the load generator users run (benchmarks/autocannon-client.js); its open loops are
-#                autocannon's overallRate, each connection sending its share at the start of each
-#                second; it has no stepped rate, so it skips the step scenario
+#                40 autocannon instances with overallRate started 25 ms apart (one alone sends each
+#                second's requests as a burst at its start); it has no stepped rate, so it skips
+#                the step scenario
 # Models: Spring MVC on platform threads on $JAVA_HOME (or the java on the PATH); Spring MVC on
 # virtual threads (spring.threads.virtual.enabled) on $VIRTUAL_JAVA_HOME (by default a JDK 21+
 # under /usr/lib/jvm); WebFlux (sample-reactive, whose checkout is the reactive twin of the
