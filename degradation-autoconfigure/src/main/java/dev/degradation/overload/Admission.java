@@ -215,7 +215,13 @@ public final class Admission {
 
 	private void release(Admitted request, @Nullable Boolean dropped, long serviceNanos) {
 		if (dropped != null) {
-			this.limit.onSample(request.start, Math.max(1, serviceNanos), request.inflightAtStart, dropped);
+			if (this.limit instanceof QueueDelayLimit queueDelay) {
+				queueDelay.onSample(request.kind, request.start, Math.max(1, serviceNanos), request.inflightAtStart,
+						dropped);
+			}
+			else {
+				this.limit.onSample(request.start, Math.max(1, serviceNanos), request.inflightAtStart, dropped);
+			}
 			(dropped ? this.dropped : this.succeeded).increment();
 		}
 		else {
@@ -232,6 +238,15 @@ public final class Admission {
 	void giveBack() {
 		this.admitted.decrement();
 		this.inflight.decrementAndGet();
+	}
+
+	/**
+	 * Return the algorithm that sets the limit: {@link QueueDelayLimit} unless the manifest fixed
+	 * the limit.
+	 * @return the algorithm
+	 */
+	public Limit algorithm() {
+		return this.limit;
 	}
 
 	/**
@@ -422,6 +437,9 @@ public final class Admission {
 
 		private volatile int ended;
 
+		/** The kind of request, by which the limit tells service times apart, or {@code null}. */
+		private volatile @Nullable String kind;
+
 		/**
 		 * How long the request waited for its caller's body after its admission: the caller's
 		 * time, not the service's. Written by the one reader of the body at a time.
@@ -475,6 +493,20 @@ public final class Admission {
 		 * @param longRequestNanos how long a request may take before the service itself was slow
 		 */
 		public void ended(boolean served, long deadlineNanos, long longRequestNanos) {
+			ended(served, deadlineNanos, longRequestNanos, null);
+		}
+
+		/**
+		 * Report how the request ended, as {@link #ended(boolean, long, long)}, with its kind: the
+		 * pattern of the route that served it, so that its latency is judged against the no-load
+		 * latency of its own kind and not of the fastest route the service has.
+		 * @param served whether the application served the request on its own
+		 * @param deadlineNanos the caller's deadline when the request arrived
+		 * @param longRequestNanos how long a request may take before the service itself was slow
+		 * @param kind the pattern of the route that served it, or {@code null} when none is known
+		 */
+		public void ended(boolean served, long deadlineNanos, long longRequestNanos, @Nullable String kind) {
+			this.kind = kind;
 			if (!served) {
 				onIgnore();
 				return;

@@ -1,8 +1,13 @@
 package dev.degradation.overload;
 
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import com.netflix.concurrency.limits.limit.AbstractLimit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The adaptive concurrency limit: as many requests at once as the service takes without a standing
@@ -11,16 +16,25 @@ import com.netflix.concurrency.limits.limit.AbstractLimit;
  * service that is busy but not queueing.
  *
  * <p>Samples are judged in intervals, as CoDel judges a queue: an interval lasts at least
- * {@link #INTERVAL_NANOS} and ends with the first sample after that. Its evidence is the shortest
- * latency of its samples less the no-load latency (the shortest latency of the last two epochs of
- * {@link #EPOCH_NANOS}): that delay is what the luckiest request of the interval still waited, so
- * it is a standing queue and not a burst or a pause that some requests met. A delay above the
- * tolerance (the larger of {@link #TARGET_NANOS} and half the no-load latency) brings the limit
- * down in proportion, at most by half at once; a delay within it lets the limit grow, faster the
- * less it waited. Only an interval that used the limit (at least half of it in flight) is judged:
- * below that, a delay is not the limit's doing. A dropped request halves the limit.
- * The interval after a change is not judged: requests admitted as a limit grows find the queue
- * empty, and requests admitted before it shrinks still wait behind the old limit's.
+ * {@link #INTERVAL_NANOS} and ends with the first sample after that. A request's wait is its
+ * latency less the no-load latency of its kind (the pattern of the route that served it: the
+ * shortest latency of that kind in the last two epochs of {@link #EPOCH_NANOS}), since a service's
+ * routes take different times without a queue and a health check's millisecond is no measure of a
+ * checkout's wait. The interval's evidence is the wait of its luckiest request, in tolerances of
+ * its kind (the larger of {@link #TARGET_NANOS} and half its no-load latency): what even that
+ * request waited is a standing queue, not a burst or a pause that some requests met. A wait above
+ * the tolerance brings the limit down in proportion, at most by half at once; a wait within it
+ * lets the limit grow, faster the less it waited. Only an interval that used the limit (at least
+ * half of it in flight) is judged: below that, a wait is not the limit's doing. A dropped request
+ * halves the limit. The interval after a change is not judged: requests admitted as a limit grows
+ * find the queue empty, and requests admitted before it shrinks still wait behind the old
+ * limit's.
+ *
+ * <p>A wait every request meets whatever the concurrency (for a CPU that a flood of refusals
+ * takes, a collection, a dependency slower for now) is told from a queue behind the limit by what
+ * cutting does: once a quarter of the limit is gone and requests admitted since the cut wait no
+ * less, the wait is taken as the service's latency for now and the limit goes back to where the
+ * cuts began, since fewer requests would not wait less, only serve fewer.
  *
  * <p>Why not Vegas, which this replaced: Vegas estimates the queue as {@code limit * (1 - minRtt /
  * rtt)} and keeps it between alpha and beta requests. A count of queued requests is too coarse for
@@ -31,7 +45,8 @@ import com.netflix.concurrency.limits.limit.AbstractLimit;
  * with a floor, is the same judgement at every size: a wait of a few milliseconds is never worth a
  * refusal, and a wait of a whole service time always says there is a queue.
  *
- * <p>Thread-safe: {@link AbstractLimit} calls {@link #_update} under its lock.
+ * <p>Thread-safe: {@link AbstractLimit} calls {@link #_update} under its lock, and
+ * {@link #onSample(String, long, long, int, boolean)} takes the same lock.
  */
 public final class QueueDelayLimit extends AbstractLimit {
 
@@ -60,9 +75,44 @@ public final class QueueDelayLimit extends AbstractLimit {
 	 */
 	static final long EPOCH_NANOS = TimeUnit.SECONDS.toNanos(5);
 
+	/**
+	 * The most kinds of request whose no-load latencies are kept apart; requests of further kinds
+	 * share one, so that a service with unbounded patterns costs a bounded table.
+	 */
+	static final int MAX_KINDS = 64;
+
+	/** The kind of a request whose kind is not known (no pattern matched it, or the table is full). */
+	static final String ANY_KIND = "";
+
+	/**
+	 * The shortest latency of each kind of request, in this epoch and the one before: a service's
+	 * routes take different times without a queue (a health check a millisecond, a checkout
+	 * twenty), and the fastest one's is no measure of another's wait.
+	 */
+	private final Map<String, long[]> shortestByKind = new HashMap<>();
+
+	/** The kind of the sample being taken, set under the lock by {@link #onSample(String, long, long, int, boolean)}. */
+	private @Nullable String sampleKind;
+
 	private long intervalStart = Long.MIN_VALUE;
 
-	private long intervalMinRtt = Long.MAX_VALUE;
+	/** The smallest wait of the interval, in tolerances of its own kind (1 is at the tolerance). */
+	private double intervalLeastWait = Double.MAX_VALUE;
+
+	/**
+	 * For the request that waited least: the share of its latency that was no-load, tolerance and
+	 * a wait not of the limit's making, which is what a proportional cut keeps.
+	 */
+	private double intervalLeastWaitRatio = 1;
+
+	/** The wait, in nanoseconds, of the request admitted since the last cut that waited least. */
+	private long intervalLeastWaitSinceCut = Long.MAX_VALUE;
+
+	/** The smallest latency less its kind's no-load of the interval, a wait not of the limit's making included. */
+	private long intervalLeastRawWait = Long.MAX_VALUE;
+
+	/** Whether some request of the interval waited within its tolerance, a wait not of the limit's making included. */
+	private boolean intervalSomeWithinTolerance;
 
 	private int intervalMaxInflight;
 
@@ -73,30 +123,23 @@ public final class QueueDelayLimit extends AbstractLimit {
 
 	private long epochStart = Long.MIN_VALUE;
 
-	private long epochMinRtt = Long.MAX_VALUE;
-
-	private long previousEpochMinRtt = Long.MAX_VALUE;
-
 	private double estimate;
 
 	/**
-	 * The no-load latency as the service shows it now, when that is above the epochs' shortest:
-	 * the latency at which cutting the limit stopped shortening the wait. {@link Long#MAX_VALUE}
-	 * when the epochs' shortest stands.
+	 * A wait every request meets now, whatever the concurrency: what cutting the limit did not
+	 * shorten (for a CPU that refusals or a neighbour take, a collection, a dependency slower for
+	 * now). It counts as no-load; 0 when there is none.
 	 */
-	private long waitNotOursFloor = Long.MAX_VALUE;
+	private long waitNotOurs;
 
 	/** The limit at the last cut that shortened the wait, or 0 outside a run of cuts. */
 	private int cutLimit;
 
-	/** The delay that cut answered. */
-	private long cutDelay;
+	/** The wait that cut answered, in nanoseconds. */
+	private long cutWait;
 
 	/** When the limit was last cut: only requests admitted after it show what the cut did. */
 	private long lastCutNanos = Long.MIN_VALUE;
-
-	/** The shortest latency of the interval among requests admitted after the last cut. */
-	private long intervalMinRttSinceCut = Long.MAX_VALUE;
 
 	/** Create a limit at {@link #INITIAL_LIMIT}. */
 	public QueueDelayLimit() {
@@ -113,16 +156,41 @@ public final class QueueDelayLimit extends AbstractLimit {
 	}
 
 	/**
-	 * Return the latency this limit takes for the service's own, without a queue.
+	 * Take the sample of a request of a kind: the pattern of the route that served it, so that
+	 * its latency is judged against its own kind's no-load latency.
+	 * @param kind the kind, or {@code null} when it is not known
+	 * @param startTime when the request was admitted, in nanoseconds
+	 * @param rtt how long the service worked on it, in nanoseconds
+	 * @param inflight how many requests were in flight when it was admitted
+	 * @param didDrop whether the service gave it up itself
+	 */
+	public synchronized void onSample(@Nullable String kind, long startTime, long rtt, int inflight, boolean didDrop) {
+		this.sampleKind = kind;
+		try {
+			onSample(startTime, rtt, inflight, didDrop);
+		}
+		finally {
+			this.sampleKind = null;
+		}
+	}
+
+	/**
+	 * Return the latency this limit takes for the service's own without a queue, for requests of
+	 * no known kind (every request of a limit sampled without kinds).
 	 * @return the time in nanoseconds, or {@link Long#MAX_VALUE} before the first sample
 	 */
 	synchronized long noLoadNanos() {
-		long shortest = shortestNanos();
-		return (this.waitNotOursFloor == Long.MAX_VALUE) ? shortest : Math.max(shortest, this.waitNotOursFloor);
+		long[] shortest = this.shortestByKind.get(ANY_KIND);
+		return (shortest != null) ? Math.min(shortest[0], shortest[1]) + this.waitNotOurs : Long.MAX_VALUE;
 	}
 
-	private long shortestNanos() {
-		return Math.min(this.epochMinRtt, this.previousEpochMinRtt);
+	/**
+	 * Return the kinds of request whose no-load latencies this limit keeps apart now: the
+	 * patterns of the routes sampled in the last two epochs.
+	 * @return a copy of the kinds, {@link #ANY_KIND} among them when some request had none
+	 */
+	public synchronized Set<String> kinds() {
+		return Set.copyOf(this.shortestByKind.keySet());
 	}
 
 	@Override
@@ -134,14 +202,24 @@ public final class QueueDelayLimit extends AbstractLimit {
 			this.epochStart = end;
 		}
 		if (end - this.epochStart >= EPOCH_NANOS) {
-			this.previousEpochMinRtt = this.epochMinRtt;
-			this.epochMinRtt = Long.MAX_VALUE;
+			newEpoch();
 			this.epochStart = end;
 		}
-		this.epochMinRtt = Math.min(this.epochMinRtt, latency);
-		this.intervalMinRtt = Math.min(this.intervalMinRtt, latency);
+		long[] shortest = shortest(this.sampleKind);
+		shortest[0] = Math.min(shortest[0], latency);
+		long noLoad = Math.min(shortest[0], shortest[1]);
+		long tolerance = Math.max(TARGET_NANOS, noLoad / 2);
+		long rawWait = latency - noLoad;
+		long wait = rawWait - this.waitNotOurs;
+		this.intervalLeastRawWait = Math.min(this.intervalLeastRawWait, rawWait);
+		this.intervalSomeWithinTolerance |= rawWait <= tolerance;
+		double inTolerances = (double) wait / tolerance;
+		if (inTolerances < this.intervalLeastWait) {
+			this.intervalLeastWait = inTolerances;
+			this.intervalLeastWaitRatio = (double) (noLoad + this.waitNotOurs + tolerance) / latency;
+		}
 		if (startTime - this.lastCutNanos >= 0) {
-			this.intervalMinRttSinceCut = Math.min(this.intervalMinRttSinceCut, latency);
+			this.intervalLeastWaitSinceCut = Math.min(this.intervalLeastWaitSinceCut, wait);
 		}
 		this.intervalMaxInflight = Math.max(this.intervalMaxInflight, inflight);
 		this.intervalDropped |= didDrop;
@@ -152,11 +230,43 @@ public final class QueueDelayLimit extends AbstractLimit {
 		int limit = (this.settling && !this.intervalDropped) ? before : judge(end);
 		this.settling = limit != before;
 		this.intervalStart = end;
-		this.intervalMinRtt = Long.MAX_VALUE;
-		this.intervalMinRttSinceCut = Long.MAX_VALUE;
+		this.intervalLeastWait = Double.MAX_VALUE;
+		this.intervalLeastWaitRatio = 1;
+		this.intervalLeastWaitSinceCut = Long.MAX_VALUE;
+		this.intervalLeastRawWait = Long.MAX_VALUE;
+		this.intervalSomeWithinTolerance = false;
 		this.intervalMaxInflight = 0;
 		this.intervalDropped = false;
 		return limit;
+	}
+
+	private long[] shortest(@Nullable String kind) {
+		String key = (kind != null) ? kind : ANY_KIND;
+		long[] shortest = this.shortestByKind.get(key);
+		if (shortest == null && this.shortestByKind.size() >= MAX_KINDS) {
+			key = ANY_KIND;
+			shortest = this.shortestByKind.get(key);
+		}
+		if (shortest == null) {
+			shortest = new long[] { Long.MAX_VALUE, Long.MAX_VALUE };
+			this.shortestByKind.put(key, shortest);
+		}
+		return shortest;
+	}
+
+	private void newEpoch() {
+		Iterator<long[]> kinds = this.shortestByKind.values().iterator();
+		while (kinds.hasNext()) {
+			long[] shortest = kinds.next();
+			if (shortest[0] == Long.MAX_VALUE) {
+				// No request of this kind for a whole epoch: its next one is measured anew.
+				kinds.remove();
+			}
+			else {
+				shortest[1] = shortest[0];
+				shortest[0] = Long.MAX_VALUE;
+			}
+		}
 	}
 
 	private int judge(long now) {
@@ -170,52 +280,52 @@ public final class QueueDelayLimit extends AbstractLimit {
 			// would do.
 			return getLimit();
 		}
-		long tolerance = Math.max(TARGET_NANOS, shortestNanos() / 2);
-		// A wait the limit did not make follows the service's latency down, and is gone once the
-		// service answers within the tolerance of its epochs' shortest again.
-		if (this.intervalMinRtt - shortestNanos() <= tolerance) {
-			this.waitNotOursFloor = Long.MAX_VALUE;
+		// A wait not of the limit's making follows the service's latency down, and is gone once a
+		// request is served within its tolerance again.
+		if (this.intervalSomeWithinTolerance) {
+			this.waitNotOurs = 0;
 		}
-		else if (this.waitNotOursFloor != Long.MAX_VALUE) {
-			this.waitNotOursFloor = Math.min(this.waitNotOursFloor, this.intervalMinRtt);
+		else if (this.waitNotOurs > 0) {
+			this.waitNotOurs = Math.min(this.waitNotOurs, this.intervalLeastRawWait);
 		}
-		long noLoad = noLoadNanos();
-		long delay = this.intervalMinRtt - noLoad;
-		if (delay > tolerance) {
-			if (this.cutLimit > 0 && this.intervalMinRttSinceCut != Long.MAX_VALUE) {
-				long delaySinceCut = this.intervalMinRttSinceCut - noLoad;
-				if (delaySinceCut * 4 > this.cutDelay * 3 && (getLimit() == 1 || getLimit() * 4 <= this.cutLimit * 3)) {
-					// A quarter of the limit, or all of it, is gone and requests admitted since
-					// wait no less: the wait is not a queue behind the limit but one every request
-					// meets at any concurrency (for a CPU that refusals or a neighbour take, a
-					// collection, a dependency slower for now). Fewer requests would not wait
-					// less, only serve fewer: take it as the service's latency for now, and go
-					// back to the limit before the cuts that did not help.
-					this.waitNotOursFloor = this.intervalMinRttSinceCut;
-					this.estimate = Math.max(this.estimate, this.cutLimit);
-					this.cutLimit = 0;
-					return settled();
-				}
-				if (delaySinceCut * 4 <= this.cutDelay * 3) {
-					this.cutLimit = getLimit();
-					this.cutDelay = delaySinceCut;
-				}
-			}
-			else if (this.cutLimit == 0) {
-				this.cutLimit = getLimit();
-				this.cutDelay = delay;
-			}
-			this.lastCutNanos = now;
-			// The queue the luckiest request met: bring the limit to what would have left only the
-			// tolerance of it, at most by half at once.
-			double ratio = (double) (noLoad + tolerance) / this.intervalMinRtt;
-			this.estimate = Math.min(this.estimate - 1, this.estimate * Math.max(0.5, ratio));
-			return settled();
+		if (this.intervalLeastWait > 1) {
+			return cut(now);
 		}
 		this.cutLimit = 0;
 		// Without a queue, grow by a quarter; with some, within the tolerance, by one.
-		this.estimate = (delay <= tolerance / 2) ? Math.max(this.estimate + 1, this.estimate * 1.25)
+		this.estimate = (this.intervalLeastWait <= 0.5) ? Math.max(this.estimate + 1, this.estimate * 1.25)
 				: this.estimate + 1;
+		return settled();
+	}
+
+	/** Even the request that waited least waited longer than its tolerance. */
+	private int cut(long now) {
+		long waitSinceCut = this.intervalLeastWaitSinceCut;
+		if (this.cutLimit > 0 && waitSinceCut != Long.MAX_VALUE) {
+			if (waitSinceCut * 4 > this.cutWait * 3 && (getLimit() == 1 || getLimit() * 4 <= this.cutLimit * 3)) {
+				// A quarter of the limit, or all of it, is gone and requests admitted since
+				// wait no less: the wait is not a queue behind the limit but one every request
+				// meets at any concurrency. Fewer requests would not wait less, only serve
+				// fewer: take it as the service's latency for now, and go back to the limit
+				// before the cuts that did not help.
+				this.waitNotOurs = Math.max(0, this.intervalLeastRawWait);
+				this.estimate = Math.max(this.estimate, this.cutLimit);
+				this.cutLimit = 0;
+				return settled();
+			}
+			if (waitSinceCut * 4 <= this.cutWait * 3) {
+				this.cutLimit = getLimit();
+				this.cutWait = waitSinceCut;
+			}
+		}
+		else if (this.cutLimit == 0) {
+			this.cutLimit = getLimit();
+			this.cutWait = Math.max(0, this.intervalLeastRawWait - this.waitNotOurs);
+		}
+		this.lastCutNanos = now;
+		// The queue the luckiest request met: bring the limit to what would have left only the
+		// tolerance of it, at most by half at once.
+		this.estimate = Math.min(this.estimate - 1, this.estimate * Math.max(0.5, this.intervalLeastWaitRatio));
 		return settled();
 	}
 

@@ -265,10 +265,29 @@ public final class RequestDecider {
 	 * @param answeredByFallback whether the answer was the route's fallback after all
 	 */
 	public void end(Decision.Proceed proceed, boolean failed, int status, boolean answeredByFallback) {
+		end(proceed, failed, status, answeredByFallback, null);
+	}
+
+	/**
+	 * Tell admission how an admitted request ended, as
+	 * {@link #end(Decision.Proceed, boolean, int, boolean)}, with the pattern of the handler that
+	 * served it: requests are sampled by kind, so that a fast route's latency is no measure of a
+	 * slow one's wait.
+	 * @param proceed the decision that let the request through
+	 * @param failed whether the application failed (an exception, or a client that left)
+	 * @param status the answer's status
+	 * @param answeredByFallback whether the answer was the route's fallback after all
+	 * @param handledPattern the pattern of the handler that served the request, or {@code null}
+	 * when none matched (the manifest route's pattern is taken then, when there is one)
+	 */
+	public void end(Decision.Proceed proceed, boolean failed, int status, boolean answeredByFallback,
+			@Nullable String handledPattern) {
 		Admitted admitted = proceed.admitted();
 		if (admitted != null) {
+			ShedRoute route = proceed.route();
+			String kind = (handledPattern != null) ? handledPattern : (route != null) ? route.route().path() : null;
 			admitted.ended(!failed && status < 400 && !answeredByFallback, proceed.deadlineNanos(),
-					this.maxDeadline.toNanos());
+					this.maxDeadline.toNanos(), kind);
 		}
 	}
 

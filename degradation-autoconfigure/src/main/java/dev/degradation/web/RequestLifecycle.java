@@ -202,8 +202,17 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	protected final void ended(boolean failed, int status) {
 		Decision.Proceed proceeded = this.proceeded;
 		if (proceeded != null) {
-			this.decider.end(proceeded, failed, status, this.answered);
+			this.decider.end(proceeded, failed, status, this.answered, handledPattern());
 		}
+	}
+
+	/**
+	 * Return the pattern of the handler the stack chose for the request, read once it ended: the
+	 * kind by which admission's limit tells requests of different service times apart.
+	 * @return the pattern, or {@code null} when no handler pattern matched
+	 */
+	protected @Nullable String handledPattern() {
+		return null;
 	}
 
 	/**

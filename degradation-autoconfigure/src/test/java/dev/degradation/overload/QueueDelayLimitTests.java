@@ -139,6 +139,28 @@ class QueueDelayLimitTests {
 	}
 
 	@Test
+	void aFastRouteBesideASlowOneIsNoMeasureOfTheSlowOnesWait() {
+		// A status route answered in half a millisecond twice a second, beside a checkout of
+		// 20 ms that is offered far more than its eight connections take: the checkout's 20 ms
+		// is its service time, not a wait.
+		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS);
+		service.kind = "/api/checkout";
+		service.fastRequestEvery = SECOND / 2;
+		service.run(20 * SECOND);
+		assertThat(service.lowestLimit).as(service.toString()).isGreaterThanOrEqualTo(8);
+		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(8 * 49.0);
+	}
+
+	@Test
+	void kindsBeyondTheTableShareOneNoLoadLatency() {
+		QueueDelayLimit limit = new QueueDelayLimit();
+		for (int i = 0; i < QueueDelayLimit.MAX_KINDS + 100; i++) {
+			limit.onSample("/orders/" + i, 0, SERVICE_NANOS + i, 10, false);
+		}
+		assertThat(limit.noLoadNanos()).isEqualTo(SERVICE_NANOS + QueueDelayLimit.MAX_KINDS);
+	}
+
+	@Test
 	void aDroppedRequestHalvesTheLimit() {
 		QueueDelayLimit limit = new QueueDelayLimit();
 		limit.onSample(0, SERVICE_NANOS, 20, false);
@@ -165,6 +187,14 @@ class QueueDelayLimitTests {
 		 * CPU, which a flood of refusals takes), from half of it to one and a half.
 		 */
 		long cpuWaitNanos;
+
+		/** The kind the service's requests are sampled as. */
+		String kind;
+
+		/** How often a request of another kind, answered in half a millisecond, is sampled; 0 for never. */
+		long fastRequestEvery;
+
+		private long nextFastRequest;
 
 		private long now;
 
@@ -206,7 +236,11 @@ class QueueDelayLimitTests {
 				this.now = done[2];
 				this.inflight--;
 				long latency = this.now - done[0];
-				this.limit.onSample(done[0], latency, (int) done[1], false);
+				this.limit.onSample(this.kind, done[0], latency, (int) done[1], false);
+				if (this.fastRequestEvery > 0 && this.now >= this.nextFastRequest) {
+					this.nextFastRequest = this.now + this.fastRequestEvery;
+					this.limit.onSample("/demo/capacity", this.now, TimeUnit.MICROSECONDS.toNanos(500), this.inflight, false);
+				}
 				if (this.now >= this.recordedFrom) {
 					this.latencies.add(latency);
 					this.lowestLimit = Math.min(this.lowestLimit, this.limit.getLimit());

@@ -28,6 +28,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.overload.Admission;
+import dev.degradation.overload.QueueDelayLimit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -188,6 +189,20 @@ abstract class LimitEvidenceTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> admission().inflight() == 0);
 		assertThat(admission().succeeded()).as("a slow body that ended in an error is no sample").isEqualTo(succeeded);
 		assertThat(admission().dropped()).isEqualTo(dropped);
+	}
+
+	@Test
+	void eachRouteIsSampledAsItsOwnKindByItsHandlersPattern() throws Exception {
+		// A route of path variables is one kind, whatever the values: the table stays bounded by
+		// the routes, and a fast route's latency is no measure of a slower one's wait.
+		for (int i = 0; i < 20; i++) {
+			assertThat(get("/api/items/" + i, null).statusCode()).isEqualTo(200);
+			assertThat(get("/api/work", null).statusCode()).isEqualTo(200);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> admission().inflight() == 0);
+		assertThat(admission().algorithm()).isInstanceOfSatisfying(QueueDelayLimit.class,
+				(limit) -> assertThat(limit.kinds()).contains("/api/items/{id}", "/api/work")
+					.noneMatch((kind) -> kind.matches("/api/items/\\d+")));
 	}
 
 	/** One more byte of every slow body, as a caller trickling it in would. */

@@ -17,6 +17,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
+import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilterChain;
 
@@ -190,6 +191,12 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 		response.getCookies()
 			.keySet()
 			.removeIf((cookie) -> !ReplacedAnswer.keepsCookie(cookie, this.sessionCookieName));
+	}
+
+	@Override
+	protected @Nullable String handledPattern() {
+		Object pattern = this.exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+		return (pattern != null) ? pattern.toString() : null;
 	}
 
 	@Override

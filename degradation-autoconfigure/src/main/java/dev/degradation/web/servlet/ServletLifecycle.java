@@ -32,6 +32,12 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 	private HttpServletRequest request;
 
+	/**
+	 * Spring MVC's {@code HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE}, by name: a servlet
+	 * application need not have Spring MVC.
+	 */
+	private static final String BEST_MATCHING_PATTERN_ATTRIBUTE = "org.springframework.web.servlet.HandlerMapping.bestMatchingPattern";
+
 	private final HttpServletResponse response;
 
 	private final FilterChain chain;
@@ -184,6 +190,11 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 				this.response.addHeader(header.getKey(), header.getValue());
 			}
 		}
+	}
+
+	@Override
+	protected @Nullable String handledPattern() {
+		return (this.request.getAttribute(BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof String pattern) ? pattern : null;
 	}
 
 	@Override
