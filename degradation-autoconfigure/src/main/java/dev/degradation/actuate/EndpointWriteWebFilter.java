@@ -1,5 +1,7 @@
 package dev.degradation.actuate;
 
+import java.io.ByteArrayOutputStream;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -8,7 +10,6 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
@@ -29,12 +30,16 @@ import org.springframework.web.server.WebFilterChain;
  * that names them, a write to a read-only endpoint answers {@code 405} with the property that
  * grants writes, and a write without a {@code Content-Type} is read as JSON.
  *
- * <p>The body is read without blocking, joined into one buffer of at most
- * {@value EndpointWriteCheck#MAX_BODY_BYTES} bytes, and a write that passes goes on with that body
- * replayed. It runs after Spring Security's {@code WebFilterChainProxy} (order -100), so that an
+ * <p>The body is read without blocking, at most {@value EndpointWriteCheck#MAX_BODY_BYTES} bytes
+ * of it kept (the rest of a larger one, and the body of a write refused before it was read, is read
+ * and let go within a bound, so that the refusal reaches its caller), and a write that passes goes
+ * on with that body replayed. It runs after Spring Security's {@code WebFilterChainProxy} (order -100), so that an
  * unauthenticated write is refused by Spring Security first and says nothing of the endpoint.
  */
 public class EndpointWriteWebFilter implements WebFilter, Ordered {
+
+	/** The most of a refused write's body read and let go before the answer. */
+	static final int MAX_DISCARDED_BYTES = 1024 * 1024;
 
 	private final EndpointWriteCheck check;
 
@@ -82,30 +87,44 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				this.writable.getAsBoolean(), request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE),
 				request.getHeaders().getContentLength());
 		if (refusal != null) {
-			return refuse(exchange.getResponse(), refusal);
+			EndpointWriteCheck.Refusal refused = refusal;
+			return read(request).then(Mono.defer(() -> refuse(exchange.getResponse(), refused)));
 		}
 		if (!"POST".equals(method)) {
 			return chain.filter(exchange);
 		}
-		return DataBufferUtils.join(request.getBody(), EndpointWriteCheck.MAX_BODY_BYTES)
-			.map(EndpointWriteWebFilter::bytes)
-			.defaultIfEmpty(new byte[0])
-			.map((byte[] body) -> new Read(body, this.check.body(target, body)))
-			.onErrorResume(DataBufferLimitException.class,
-					(ex) -> Mono.just(new Read(new byte[0], this.check.tooLarge())))
+		return read(request).map((byte[] body) -> new Read(body, this.check.body(target, body)))
 			.flatMap((Read read) -> (read.refusal() != null) ? refuse(exchange.getResponse(), read.refusal())
 					: chain.filter(exchange.mutate().request(new CheckedWrite(request, read.body())).build()));
 	}
 
-	private static byte[] bytes(DataBuffer buffer) {
-		try {
-			byte[] bytes = new byte[buffer.readableByteCount()];
-			buffer.read(bytes);
-			return bytes;
-		}
-		finally {
-			DataBufferUtils.release(buffer);
-		}
+	/**
+	 * Read a write's body: its first {@value EndpointWriteCheck#MAX_BODY_BYTES} bytes and one
+	 * more are kept, and the rest of a larger one is read and let go, up to
+	 * {@value #MAX_DISCARDED_BYTES} bytes in all, before the answer. A connection closed on a body
+	 * not read is reset, and the reset discards the answer before its caller reads it (Tomcat
+	 * swallows the rest of a refused body for the same reason).
+	 */
+	private static Mono<byte[]> read(ServerHttpRequest request) {
+		ByteArrayOutputStream kept = new ByteArrayOutputStream();
+		AtomicLong seen = new AtomicLong();
+		return request.getBody().map((DataBuffer buffer) -> {
+			try {
+				int readable = buffer.readableByteCount();
+				int room = EndpointWriteCheck.MAX_BODY_BYTES + 1 - kept.size();
+				if (room > 0) {
+					byte[] bytes = new byte[Math.min(room, readable)];
+					buffer.read(bytes);
+					kept.writeBytes(bytes);
+				}
+				return readable;
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+		})
+			.takeWhile((Integer readable) -> seen.addAndGet(readable) <= MAX_DISCARDED_BYTES)
+			.then(Mono.fromSupplier(kept::toByteArray));
 	}
 
 	private static Mono<Void> refuse(ServerHttpResponse response, EndpointWriteCheck.Refusal refusal) {
