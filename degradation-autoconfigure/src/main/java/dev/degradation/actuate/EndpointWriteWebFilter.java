@@ -1,6 +1,7 @@
 package dev.degradation.actuate;
 
 import java.io.ByteArrayOutputStream;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
@@ -38,8 +39,11 @@ import org.springframework.web.server.WebFilterChain;
  */
 public class EndpointWriteWebFilter implements WebFilter, Ordered {
 
-	/** The most of a refused write's body read and let go before the answer. */
+	/** The most of a refused write's body read and let go. */
 	static final int MAX_DISCARDED_BYTES = 1024 * 1024;
+
+	/** The longest a refused write's body is read after its answer. */
+	static final Duration DISCARD_TIME = Duration.ofSeconds(1);
 
 	private final EndpointWriteCheck check;
 
@@ -87,8 +91,10 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				this.writable.getAsBoolean(), request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE),
 				request.getHeaders().getContentLength());
 		if (refusal != null) {
-			EndpointWriteCheck.Refusal refused = refusal;
-			return read(request).then(Mono.defer(() -> refuse(exchange.getResponse(), refused)));
+			// Answered at once, a body announced too large included, and what is sent of the body
+			// after the answer is read and let go within bounds before the connection closes.
+			return refuse(exchange.getResponse(), refusal)
+				.then(read(request).timeout(DISCARD_TIME, Mono.empty()).onErrorResume((ex) -> Mono.empty()).then());
 		}
 		if (!"POST".equals(method)) {
 			return chain.filter(exchange);
@@ -101,9 +107,9 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 	/**
 	 * Read a write's body: its first {@value EndpointWriteCheck#MAX_BODY_BYTES} bytes and one
 	 * more are kept, and the rest of a larger one is read and let go, up to
-	 * {@value #MAX_DISCARDED_BYTES} bytes in all, before the answer. A connection closed on a body
-	 * not read is reset, and the reset discards the answer before its caller reads it (Tomcat
-	 * swallows the rest of a refused body for the same reason).
+	 * {@value #MAX_DISCARDED_BYTES} bytes in all. A connection closed on a body not read is reset,
+	 * and the reset discards the answer before its caller reads it (Tomcat swallows the rest of a
+	 * refused body for the same reason).
 	 */
 	private static Mono<byte[]> read(ServerHttpRequest request) {
 		ByteArrayOutputStream kept = new ByteArrayOutputStream();

@@ -26,14 +26,17 @@ import org.jspecify.annotations.Nullable;
  * the tolerance brings the limit down in proportion, at most by half at once; a wait within it
  * lets the limit grow, faster the less it waited. Only an interval that used the limit (at least
  * half of it in flight) is judged: below that, a wait is not the limit's doing. A dropped request
- * halves the limit. The interval after a change is not judged: requests admitted as a limit grows
+ * halves the limit. A growth that made a queue is tried again twice as late each time, up to
+ * {@link #MAX_PROBE_BACKOFF} judged intervals, so that a limit at its service's size seldom probes
+ * above it (on a service of one connection each probe makes its requests wait a whole service
+ * time). The interval after a change is not judged: requests admitted as a limit grows
  * find the queue empty, and requests admitted before it shrinks still wait behind the old
  * limit's.
  *
  * <p>A wait every request meets whatever the concurrency (for a CPU that a flood of refusals
  * takes, a collection, a dependency slower for now) is told from a queue behind the limit by what
- * cutting does: once a quarter of the limit is gone and requests admitted since the cut wait no
- * less, the wait is taken as the service's latency for now and the limit goes back to where the
+ * cutting does: once a quarter of the requests in flight are gone and requests admitted since the
+ * cut wait no less, the wait is taken as the service's latency for now and the limit goes back to where the
  * cuts began, since fewer requests would not wait less, only serve fewer.
  *
  * <p>Why not Vegas, which this replaced: Vegas estimates the queue as {@code limit * (1 - minRtt /
@@ -58,6 +61,12 @@ public final class QueueDelayLimit extends AbstractLimit {
 	 * callers before the first interval ends refuses none of them.
 	 */
 	static final int INITIAL_LIMIT = 20;
+
+	/**
+	 * The most judged intervals a growth waits for after growths that made a queue: how seldom a
+	 * limit at its service's size probes above it.
+	 */
+	static final int MAX_PROBE_BACKOFF = 32;
 
 	/** The least time over which samples are judged together. */
 	static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -108,6 +117,9 @@ public final class QueueDelayLimit extends AbstractLimit {
 	/** The wait, in nanoseconds, of the request admitted since the last cut that waited least. */
 	private long intervalLeastWaitSinceCut = Long.MAX_VALUE;
 
+	/** The most requests in flight when a request of the interval admitted since the last cut was. */
+	private int intervalMaxInflightSinceCut;
+
 	/** The smallest latency less its kind's no-load of the interval, a wait not of the limit's making included. */
 	private long intervalLeastRawWait = Long.MAX_VALUE;
 
@@ -137,6 +149,18 @@ public final class QueueDelayLimit extends AbstractLimit {
 
 	/** The wait that cut answered, in nanoseconds. */
 	private long cutWait;
+
+	/** How many requests were in flight at that cut: a cut of a limit the load did not reach changes nothing. */
+	private int cutConcurrency;
+
+	/** The limit before the last growth whose effect is not judged yet, or 0. */
+	private int grewFrom;
+
+	/** How many judged intervals the next growth waits for after the last probe failed. */
+	private int probeBackoff;
+
+	/** How many judged intervals without a queue are still to pass before the limit may grow. */
+	private int growthHoldoff;
 
 	/** When the limit was last cut: only requests admitted after it show what the cut did. */
 	private long lastCutNanos = Long.MIN_VALUE;
@@ -206,8 +230,35 @@ public final class QueueDelayLimit extends AbstractLimit {
 			this.epochStart = end;
 		}
 		long[] shortest = shortest(this.sampleKind);
+		boolean known = shortest[0] != Long.MAX_VALUE || shortest[1] != Long.MAX_VALUE;
 		shortest[0] = Math.min(shortest[0], latency);
 		long noLoad = Math.min(shortest[0], shortest[1]);
+		this.intervalMaxInflight = Math.max(this.intervalMaxInflight, inflight);
+		this.intervalDropped |= didDrop;
+		// The first request of a kind is its own no-load latency, and so no evidence of a wait.
+		if (known) {
+			weigh(startTime, latency, noLoad, inflight);
+		}
+		if (end - this.intervalStart < INTERVAL_NANOS) {
+			return getLimit();
+		}
+		int before = getLimit();
+		int limit = (this.settling && !this.intervalDropped) ? before : judge(end);
+		this.settling = limit != before;
+		this.intervalStart = end;
+		this.intervalLeastWait = Double.MAX_VALUE;
+		this.intervalLeastWaitRatio = 1;
+		this.intervalLeastWaitSinceCut = Long.MAX_VALUE;
+		this.intervalMaxInflightSinceCut = 0;
+		this.intervalLeastRawWait = Long.MAX_VALUE;
+		this.intervalSomeWithinTolerance = false;
+		this.intervalMaxInflight = 0;
+		this.intervalDropped = false;
+		return limit;
+	}
+
+	/** Take a request's wait into the interval's evidence. */
+	private void weigh(long startTime, long latency, long noLoad, int inflight) {
 		long tolerance = Math.max(TARGET_NANOS, noLoad / 2);
 		long rawWait = latency - noLoad;
 		long wait = rawWait - this.waitNotOurs;
@@ -220,24 +271,8 @@ public final class QueueDelayLimit extends AbstractLimit {
 		}
 		if (startTime - this.lastCutNanos >= 0) {
 			this.intervalLeastWaitSinceCut = Math.min(this.intervalLeastWaitSinceCut, wait);
+			this.intervalMaxInflightSinceCut = Math.max(this.intervalMaxInflightSinceCut, inflight);
 		}
-		this.intervalMaxInflight = Math.max(this.intervalMaxInflight, inflight);
-		this.intervalDropped |= didDrop;
-		if (end - this.intervalStart < INTERVAL_NANOS) {
-			return getLimit();
-		}
-		int before = getLimit();
-		int limit = (this.settling && !this.intervalDropped) ? before : judge(end);
-		this.settling = limit != before;
-		this.intervalStart = end;
-		this.intervalLeastWait = Double.MAX_VALUE;
-		this.intervalLeastWaitRatio = 1;
-		this.intervalLeastWaitSinceCut = Long.MAX_VALUE;
-		this.intervalLeastRawWait = Long.MAX_VALUE;
-		this.intervalSomeWithinTolerance = false;
-		this.intervalMaxInflight = 0;
-		this.intervalDropped = false;
-		return limit;
 	}
 
 	private long[] shortest(@Nullable String kind) {
@@ -274,6 +309,10 @@ public final class QueueDelayLimit extends AbstractLimit {
 			this.estimate = this.estimate / 2;
 			return settled();
 		}
+		if (this.intervalLeastWait == Double.MAX_VALUE) {
+			// Only first requests of their kinds: nothing to judge by.
+			return getLimit();
+		}
 		if (this.intervalMaxInflight * 2 < getLimit()) {
 			// Most of the limit was not used: a delay is not the limit's doing (a service whose
 			// latency varies, a bottleneck elsewhere), and the interval says nothing of what more
@@ -289,9 +328,26 @@ public final class QueueDelayLimit extends AbstractLimit {
 			this.waitNotOurs = Math.min(this.waitNotOurs, this.intervalLeastRawWait);
 		}
 		if (this.intervalLeastWait > 1) {
+			if (this.grewFrom > 0) {
+				// The last growth made a queue: probe again later, twice as late each time, so
+				// that a service of one connection is not offered two requests every few
+				// intervals, each probe a whole service time of wait.
+				this.probeBackoff = Math.min(MAX_PROBE_BACKOFF, Math.max(1, this.probeBackoff * 2));
+				this.growthHoldoff = this.probeBackoff;
+				this.grewFrom = 0;
+			}
 			return cut(now);
 		}
 		this.cutLimit = 0;
+		if (this.grewFrom > 0) {
+			this.probeBackoff = 0;
+			this.grewFrom = 0;
+		}
+		if (this.growthHoldoff > 0) {
+			this.growthHoldoff--;
+			return getLimit();
+		}
+		this.grewFrom = getLimit();
 		// Without a queue, grow by a quarter; with some, within the tolerance, by one.
 		this.estimate = (this.intervalLeastWait <= 0.5) ? Math.max(this.estimate + 1, this.estimate * 1.25)
 				: this.estimate + 1;
@@ -302,31 +358,36 @@ public final class QueueDelayLimit extends AbstractLimit {
 	private int cut(long now) {
 		long waitSinceCut = this.intervalLeastWaitSinceCut;
 		if (this.cutLimit > 0 && waitSinceCut != Long.MAX_VALUE) {
-			if (waitSinceCut * 4 > this.cutWait * 3 && (getLimit() == 1 || getLimit() * 4 <= this.cutLimit * 3)) {
-				// A quarter of the limit, or all of it, is gone and requests admitted since
-				// wait no less: the wait is not a queue behind the limit but one every request
-				// meets at any concurrency. Fewer requests would not wait less, only serve
-				// fewer: take it as the service's latency for now, and go back to the limit
-				// before the cuts that did not help.
+			int concurrency = this.intervalMaxInflightSinceCut;
+			if (waitSinceCut * 4 > this.cutWait * 3 && (concurrency <= 1 || concurrency * 4 <= this.cutConcurrency * 3)) {
+				// A quarter of the requests in flight, or all but one, are gone and requests
+				// admitted since wait no less: the wait is not a queue behind the limit but one
+				// every request meets at any concurrency. Fewer requests would not wait less,
+				// only serve fewer: take it as the service's latency for now, and go back to the
+				// limit before the cuts that did not help.
 				this.waitNotOurs = Math.max(0, this.intervalLeastRawWait);
 				this.estimate = Math.max(this.estimate, this.cutLimit);
 				this.cutLimit = 0;
 				return settled();
 			}
 			if (waitSinceCut * 4 <= this.cutWait * 3) {
-				this.cutLimit = getLimit();
-				this.cutWait = waitSinceCut;
+				anchorCut(waitSinceCut, concurrency);
 			}
 		}
 		else if (this.cutLimit == 0) {
-			this.cutLimit = getLimit();
-			this.cutWait = Math.max(0, this.intervalLeastRawWait - this.waitNotOurs);
+			anchorCut(Math.max(0, this.intervalLeastRawWait - this.waitNotOurs), this.intervalMaxInflight);
 		}
 		this.lastCutNanos = now;
 		// The queue the luckiest request met: bring the limit to what would have left only the
 		// tolerance of it, at most by half at once.
 		this.estimate = Math.min(this.estimate - 1, this.estimate * Math.max(0.5, this.intervalLeastWaitRatio));
 		return settled();
+	}
+
+	private void anchorCut(long wait, int inflight) {
+		this.cutLimit = getLimit();
+		this.cutWait = wait;
+		this.cutConcurrency = Math.min(getLimit(), inflight);
 	}
 
 	private int settled() {

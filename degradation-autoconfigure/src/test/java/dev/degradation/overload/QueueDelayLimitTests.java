@@ -32,7 +32,9 @@ class QueueDelayLimitTests {
 		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS).run(20 * SECOND);
 		assertThat(service.lowestLimit).as(service.toString()).isEqualTo(1);
 		assertThat(service.highestLimit).as(service.toString()).isEqualTo(2);
-		assertThat(service.quantile(0.50)).isLessThanOrEqualTo(3 * SERVICE_NANOS);
+		// Mostly at 1: a probe at 2 makes its requests wait a whole service time, and a probe
+		// that made a queue is tried again twice as late each time.
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS * 11 / 10);
 		assertThat(service.quantile(0.99)).isLessThanOrEqualTo(5 * SERVICE_NANOS);
 		assertThat(service.completedPerSecond()).as("the connection is never idle").isGreaterThan(49.0);
 	}
@@ -120,7 +122,7 @@ class QueueDelayLimitTests {
 		service.run(10 * SECOND);
 		long held = SERVICE_NANOS + service.cpuWaitNanos;
 		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(2);
-		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * held);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(held * 5 / 4);
 		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * held);
 		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(0.95 * SECOND / held);
 	}
@@ -149,6 +151,19 @@ class QueueDelayLimitTests {
 		service.run(20 * SECOND);
 		assertThat(service.lowestLimit).as(service.toString()).isGreaterThanOrEqualTo(8);
 		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(8 * 49.0);
+	}
+
+	@Test
+	void theFirstRequestOfAKindIsNoEvidenceThatNothingWaits() {
+		// Requests of kinds not seen before, each its own no-load latency: nothing says whether
+		// they waited, so the limit neither grows nor comes down on them.
+		QueueDelayLimit limit = new QueueDelayLimit();
+		long now = 0;
+		for (int i = 0; i < 40; i++) {
+			now += QueueDelayLimit.INTERVAL_NANOS;
+			limit.onSample("/rare/" + i, now, SERVICE_NANOS, QueueDelayLimit.INITIAL_LIMIT, false);
+		}
+		assertThat(limit.getLimit()).isEqualTo(QueueDelayLimit.INITIAL_LIMIT);
 	}
 
 	@Test
