@@ -108,6 +108,9 @@ public final class QueueDelayLimit extends AbstractLimit {
 	/** The smallest wait of the interval, in tolerances of its own kind (1 is at the tolerance). */
 	private double intervalLeastWait = Double.MAX_VALUE;
 
+	/** The tolerance of the request that waited least. */
+	private long intervalLeastWaitTolerance;
+
 	/**
 	 * For the request that waited least: the share of its latency that was no-load, tolerance and
 	 * a wait not of the limit's making, which is what a proportional cut keeps.
@@ -152,6 +155,9 @@ public final class QueueDelayLimit extends AbstractLimit {
 
 	/** How many requests were in flight at that cut: a cut of a limit the load did not reach changes nothing. */
 	private int cutConcurrency;
+
+	/** The tolerance of the request that waited least at that cut: a wait shorter by as much is a queue gone. */
+	private long cutTolerance;
 
 	/** The limit before the last growth whose effect is not judged yet, or 0. */
 	private int grewFrom;
@@ -267,6 +273,7 @@ public final class QueueDelayLimit extends AbstractLimit {
 		double inTolerances = (double) wait / tolerance;
 		if (inTolerances < this.intervalLeastWait) {
 			this.intervalLeastWait = inTolerances;
+			this.intervalLeastWaitTolerance = tolerance;
 			this.intervalLeastWaitRatio = (double) (noLoad + this.waitNotOurs + tolerance) / latency;
 		}
 		if (startTime - this.lastCutNanos >= 0) {
@@ -359,18 +366,25 @@ public final class QueueDelayLimit extends AbstractLimit {
 		long waitSinceCut = this.intervalLeastWaitSinceCut;
 		if (this.cutLimit > 0 && waitSinceCut != Long.MAX_VALUE) {
 			int concurrency = this.intervalMaxInflightSinceCut;
-			if (waitSinceCut * 4 > this.cutWait * 3 && (concurrency <= 1 || concurrency * 4 <= this.cutConcurrency * 3)) {
+			// Shorter by a quarter, or by a tolerance (going from two requests to one on a
+			// service of one connection takes a whole service time off, however long the wait
+			// for the CPU beside it): the cuts took a queue away.
+			boolean shorter = waitSinceCut * 4 <= this.cutWait * 3 || this.cutWait - waitSinceCut >= this.cutTolerance;
+			if (!shorter && (concurrency <= 1 || concurrency * 4 <= this.cutConcurrency * 3)) {
 				// A quarter of the requests in flight, or all but one, are gone and requests
 				// admitted since wait no less: the wait is not a queue behind the limit but one
 				// every request meets at any concurrency. Fewer requests would not wait less,
 				// only serve fewer: take it as the service's latency for now, and go back to the
-				// limit before the cuts that did not help.
+				// limit before the cuts that did not help, as a probe (a queue there backs off).
 				this.waitNotOurs = Math.max(0, this.intervalLeastRawWait);
-				this.estimate = Math.max(this.estimate, this.cutLimit);
+				if (this.cutLimit > getLimit()) {
+					this.grewFrom = getLimit();
+					this.estimate = this.cutLimit;
+				}
 				this.cutLimit = 0;
 				return settled();
 			}
-			if (waitSinceCut * 4 <= this.cutWait * 3) {
+			if (shorter) {
 				anchorCut(waitSinceCut, concurrency);
 			}
 		}
@@ -388,6 +402,7 @@ public final class QueueDelayLimit extends AbstractLimit {
 		this.cutLimit = getLimit();
 		this.cutWait = wait;
 		this.cutConcurrency = Math.min(getLimit(), inflight);
+		this.cutTolerance = this.intervalLeastWaitTolerance;
 	}
 
 	private int settled() {

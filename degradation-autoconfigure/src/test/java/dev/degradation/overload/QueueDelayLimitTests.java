@@ -128,6 +128,19 @@ class QueueDelayLimitTests {
 	}
 
 	@Test
+	void aLongerWaitForTheCpuThanTheServiceTimeLeavesAServiceOfOneConnectionMostlyAtOne() {
+		// Every request also waits for the CPU, up to 60 ms, more or less from one tenth of a
+		// second to the next: from two requests to one, the wait is a service time shorter, often
+		// less than a quarter of it, and still a queue gone.
+		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS).run(10 * SECOND);
+		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(30);
+		service.cpuWaitInBursts = true;
+		service.run(20 * SECOND);
+		long held = SERVICE_NANOS + service.cpuWaitNanos;
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(held * 5 / 4);
+	}
+
+	@Test
 	void onceTheWaitEveryRequestMetIsGoneTheLimitJudgesByTheServiceTimeAgain() {
 		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(10 * SECOND);
 		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(15);
@@ -202,6 +215,17 @@ class QueueDelayLimitTests {
 		 * CPU, which a flood of refusals takes), from half of it to one and a half.
 		 */
 		long cpuWaitNanos;
+
+		/**
+		 * Whether the wait for the CPU changes from one tenth of a second to the next (drawn
+		 * from none to twice {@link #cpuWaitNanos}), as a flood's does, rather than from one
+		 * request to the next.
+		 */
+		boolean cpuWaitInBursts;
+
+		private long cpuLevelUntil;
+
+		private long cpuLevel;
 
 		/** The kind the service's requests are sampled as. */
 		String kind;
@@ -286,8 +310,15 @@ class QueueDelayLimitTests {
 		}
 
 		private long service() {
-			return this.serviceNanos * 3 / 4 + (long) (this.random.nextDouble() * this.serviceNanos / 2)
-					+ this.cpuWaitNanos / 2 + (long) (this.random.nextDouble() * this.cpuWaitNanos);
+			long service = this.serviceNanos * 3 / 4 + (long) (this.random.nextDouble() * this.serviceNanos / 2);
+			if (!this.cpuWaitInBursts) {
+				return service + this.cpuWaitNanos / 2 + (long) (this.random.nextDouble() * this.cpuWaitNanos);
+			}
+			if (this.now >= this.cpuLevelUntil) {
+				this.cpuLevelUntil = this.now + QueueDelayLimit.INTERVAL_NANOS;
+				this.cpuLevel = (long) (this.random.nextDouble() * 2 * this.cpuWaitNanos);
+			}
+			return service + this.cpuLevel * 3 / 4 + (long) (this.random.nextDouble() * this.cpuLevel / 2);
 		}
 
 		long quantile(double quantile) {
