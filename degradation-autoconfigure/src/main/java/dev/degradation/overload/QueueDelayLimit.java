@@ -80,9 +80,12 @@ public final class QueueDelayLimit extends AbstractLimit {
 	/**
 	 * How long the shortest latency stands for the no-load one: it is the shortest of the current
 	 * epoch and the one before, so a service whose latency rises for good is measured anew within
-	 * two epochs.
+	 * two epochs. Long, so that a service overloaded for many seconds keeps its service time as
+	 * the no-load latency and not the service time and the wait for its CPU (with which the
+	 * tolerance let a service of one connection keep two or three requests, each waiting whole
+	 * service times); a wait that rises for now is the wait not of the limit's making instead.
 	 */
-	static final long EPOCH_NANOS = TimeUnit.SECONDS.toNanos(5);
+	static final long EPOCH_NANOS = TimeUnit.SECONDS.toNanos(30);
 
 	/**
 	 * The most kinds of request whose no-load latencies are kept apart; requests of further kinds
