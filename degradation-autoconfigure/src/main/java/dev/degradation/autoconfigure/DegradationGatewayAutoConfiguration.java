@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.gateway.GatewayCallGuard;
+import dev.degradation.gateway.GatewayRouteKind;
 import dev.degradation.handler.GatewayHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.RequestDecider;
@@ -46,6 +47,15 @@ public final class DegradationGatewayAutoConfiguration {
 		@ConditionalOnMissingBean
 		GatewayHandlerRoutes degradationGatewayHandlerRoutes(RouteLocator routeLocator) {
 			return new GatewayHandlerRoutes(routeLocator);
+		}
+
+		/**
+		 * A gateway's requests are sampled by admission's limit by the route that forwarded them.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		GatewayRouteKind degradationGatewayRouteKind() {
+			return new GatewayRouteKind();
 		}
 
 	}

@@ -213,10 +213,10 @@ public final class Admission {
 		}
 	}
 
-	private void release(Admitted request, @Nullable Boolean dropped, long serviceNanos) {
+	private void release(Admitted request, @Nullable Boolean dropped, long serviceNanos, @Nullable String kind) {
 		if (dropped != null) {
 			if (this.limit instanceof QueueDelayLimit queueDelay) {
-				queueDelay.onSample(request.kind, request.start, Math.max(1, serviceNanos), request.inflightAtStart,
+				queueDelay.onSample(kind, request.start, Math.max(1, serviceNanos), request.inflightAtStart,
 						dropped);
 			}
 			else {
@@ -437,9 +437,6 @@ public final class Admission {
 
 		private volatile int ended;
 
-		/** The kind of request, by which the limit tells service times apart, or {@code null}. */
-		private volatile @Nullable String kind;
-
 		/**
 		 * How long the request waited for its caller's body after its admission: the caller's
 		 * time, not the service's. Written by the one reader of the body at a time.
@@ -491,22 +488,11 @@ public final class Admission {
 		 * @param deadlineNanos the caller's deadline when the request arrived, as
 		 * {@link Deadline#remainingNanos} reads it
 		 * @param longRequestNanos how long a request may take before the service itself was slow
-		 */
-		public void ended(boolean served, long deadlineNanos, long longRequestNanos) {
-			ended(served, deadlineNanos, longRequestNanos, null);
-		}
-
-		/**
-		 * Report how the request ended, as {@link #ended(boolean, long, long)}, with its kind: the
-		 * pattern of the route that served it, so that its latency is judged against the no-load
-		 * latency of its own kind and not of the fastest route the service has.
-		 * @param served whether the application served the request on its own
-		 * @param deadlineNanos the caller's deadline when the request arrived
-		 * @param longRequestNanos how long a request may take before the service itself was slow
-		 * @param kind the pattern of the route that served it, or {@code null} when none is known
+		 * @param kind the pattern of the route that served it, by which its latency is judged
+		 * against the no-load latency of its own kind and not of the fastest route the service
+		 * has, or {@code null} when none is known
 		 */
 		public void ended(boolean served, long deadlineNanos, long longRequestNanos, @Nullable String kind) {
-			this.kind = kind;
 			if (!served) {
 				onIgnore();
 				return;
@@ -514,37 +500,37 @@ public final class Admission {
 			long elapsed = elapsedNanos();
 			long service = elapsed - this.bodyWaitNanos;
 			if (service > longRequestNanos) {
-				end(Boolean.TRUE, service);
+				end(Boolean.TRUE, service, kind);
 			}
 			else if (deadlineNanos > 0 && elapsed > deadlineNanos) {
 				onIgnore();
 			}
 			else {
-				end(Boolean.FALSE, service);
+				end(Boolean.FALSE, service, kind);
 			}
 		}
 
 		/** The request was served: the time the service worked on it is a sample of the limit. */
 		@Override
 		public void onSuccess() {
-			end(Boolean.FALSE, serviceNanos());
+			end(Boolean.FALSE, serviceNanos(), null);
 		}
 
 		/** The request ended in a way that says nothing of the service's capacity. */
 		@Override
 		public void onIgnore() {
-			end(null, 0);
+			end(null, 0, null);
 		}
 
 		/** The service gave the request up itself (its own time-out): the limit counts it as a loss. */
 		@Override
 		public void onDropped() {
-			end(Boolean.TRUE, serviceNanos());
+			end(Boolean.TRUE, serviceNanos(), null);
 		}
 
-		private void end(@Nullable Boolean dropped, long serviceNanos) {
+		private void end(@Nullable Boolean dropped, long serviceNanos, @Nullable String kind) {
 			if (ENDED.compareAndSet(this, 0, 1)) {
-				release(this, dropped, serviceNanos);
+				release(this, dropped, serviceNanos, kind);
 			}
 		}
 

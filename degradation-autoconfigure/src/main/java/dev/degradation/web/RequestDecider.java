@@ -45,6 +45,15 @@ public final class RequestDecider {
 	public static final String SHED_CAUSE_ATTRIBUTE = RequestDecider.class.getName() + ".SHED_CAUSE";
 
 	/**
+	 * The request (or exchange) attribute that names the route a request was handled by when its
+	 * handler has no path pattern of Spring's (a {@code String}; a Spring Cloud Gateway's route,
+	 * for one): the kind by which admission's limit tells requests of different service times
+	 * apart. Whatever sets it must take its values from the application's configuration, never
+	 * from the request, so that their number stays bounded.
+	 */
+	public static final String HANDLED_ROUTE_ATTRIBUTE = RequestDecider.class.getName() + ".HANDLED_ROUTE";
+
+	/**
 	 * The order of both stacks' adapters unless configured: right after Spring Security's filter
 	 * chain (order -100 on both stacks), so that an unauthenticated request is refused before it
 	 * could see a fallback, and before anything that would do work for a request about to be shed.
@@ -258,27 +267,16 @@ public final class RequestDecider {
 	 * exception, no client that left, a status below 400, not the route's fallback) may be a
 	 * sample; it is a loss only when the service worked on it longer than the longest deadline
 	 * trusted ({@code degradation.deadline.max}: no caller waits longer, and no caller sets it),
-	 * and no sample when it ended after its caller's own deadline.
-	 * @param proceed the decision that let the request through
-	 * @param failed whether the application failed (an exception, or a client that left)
-	 * @param status the answer's status
-	 * @param answeredByFallback whether the answer was the route's fallback after all
-	 */
-	public void end(Decision.Proceed proceed, boolean failed, int status, boolean answeredByFallback) {
-		end(proceed, failed, status, answeredByFallback, null);
-	}
-
-	/**
-	 * Tell admission how an admitted request ended, as
-	 * {@link #end(Decision.Proceed, boolean, int, boolean)}, with the pattern of the handler that
-	 * served it: requests are sampled by kind, so that a fast route's latency is no measure of a
+	 * and no sample when it ended after its caller's own deadline. Requests are sampled by kind,
+	 * the pattern of the handler that served it, so that a fast route's latency is no measure of a
 	 * slow one's wait.
 	 * @param proceed the decision that let the request through
 	 * @param failed whether the application failed (an exception, or a client that left)
 	 * @param status the answer's status
 	 * @param answeredByFallback whether the answer was the route's fallback after all
-	 * @param handledPattern the pattern of the handler that served the request, or {@code null}
-	 * when none matched (the manifest route's pattern is taken then, when there is one)
+	 * @param handledPattern the pattern of the handler that served the request, or the route it
+	 * was handled by ({@link #HANDLED_ROUTE_ATTRIBUTE}), or {@code null} when neither is known (the
+	 * manifest route's pattern is taken then, when there is one)
 	 */
 	public void end(Decision.Proceed proceed, boolean failed, int status, boolean answeredByFallback,
 			@Nullable String handledPattern) {

@@ -207,9 +207,10 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	}
 
 	/**
-	 * Return the pattern of the handler the stack chose for the request, read once it ended: the
-	 * kind by which admission's limit tells requests of different service times apart.
-	 * @return the pattern, or {@code null} when no handler pattern matched
+	 * Return the pattern of the handler the stack chose for the request, or the route it was
+	 * handled by ({@link RequestDecider#HANDLED_ROUTE_ATTRIBUTE}), read once it ended: the kind by
+	 * which admission's limit tells requests of different service times apart.
+	 * @return the pattern or route, or {@code null} when neither is known
 	 */
 	protected @Nullable String handledPattern() {
 		return null;

@@ -180,23 +180,23 @@ class AdmissionTests {
 		long longRequest = TimeUnit.SECONDS.toNanos(30);
 		Admitted bounded = (Admitted) admission.decide(admission.coreRank(), TimeUnit.MILLISECONDS.toNanos(1));
 		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(3));
-		bounded.ended(true, TimeUnit.MILLISECONDS.toNanos(1), longRequest);
+		bounded.ended(true, TimeUnit.MILLISECONDS.toNanos(1), longRequest, null);
 		assertThat(limit.samples).as("the caller chose the bound it was ended after").isEmpty();
 		Admitted slow = (Admitted) admission.decide(admission.coreRank(), TimeUnit.MILLISECONDS.toNanos(1));
 		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(31));
-		slow.ended(true, TimeUnit.MILLISECONDS.toNanos(1), longRequest);
+		slow.ended(true, TimeUnit.MILLISECONDS.toNanos(1), longRequest, null);
 		Admitted undeclared = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
 		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(31));
-		undeclared.ended(true, NO_DEADLINE, longRequest);
+		undeclared.ended(true, NO_DEADLINE, longRequest, null);
 		assertThat(limit.samples).as("longer than the service's own bound, whatever the caller sent")
 			.containsExactly(new Sample(TimeUnit.SECONDS.toNanos(31), 1, true),
 					new Sample(TimeUnit.SECONDS.toNanos(31), 1, true));
 		Admitted inTime = (Admitted) admission.decide(admission.coreRank(), TimeUnit.MILLISECONDS.toNanos(10));
 		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(4));
-		inTime.ended(true, TimeUnit.MILLISECONDS.toNanos(10), longRequest);
+		inTime.ended(true, TimeUnit.MILLISECONDS.toNanos(10), longRequest, null);
 		Admitted notServed = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
 		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(4));
-		notServed.ended(false, NO_DEADLINE, longRequest);
+		notServed.ended(false, NO_DEADLINE, longRequest, null);
 		assertThat(limit.samples).hasSize(3).last().isEqualTo(new Sample(TimeUnit.MILLISECONDS.toNanos(4), 1, false));
 		assertThat(admission.succeeded()).isEqualTo(1);
 		assertThat(admission.dropped()).isEqualTo(2);
@@ -213,7 +213,7 @@ class AdmissionTests {
 		admitted.waitedForBody(TimeUnit.SECONDS.toNanos(9));
 		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(5));
 		assertThat(admitted.serviceNanos()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(5));
-		admitted.ended(true, NO_DEADLINE, TimeUnit.SECONDS.toNanos(1));
+		admitted.ended(true, NO_DEADLINE, TimeUnit.SECONDS.toNanos(1), null);
 		assertThat(limit.samples).containsExactly(new Sample(TimeUnit.MILLISECONDS.toNanos(5), 1, false));
 	}
 

@@ -117,9 +117,9 @@ class RequestDeciderTests {
 		served(null, TimeUnit.MILLISECONDS.toNanos(1), 404);
 		served(null, TimeUnit.MILLISECONDS.toNanos(1), 503);
 		Decision.Proceed failed = admitted(null);
-		this.decider.end(failed, true, 200, false);
+		this.decider.end(failed, true, 200, false, null);
 		Decision.Proceed fellBack = admitted(null);
-		this.decider.end(fellBack, false, 200, true);
+		this.decider.end(fellBack, false, 200, true, null);
 		assertThat(admission().ignored()).isEqualTo(6);
 		assertThat(admission().succeeded() + admission().dropped()).isZero();
 		assertThat(admission().limit()).isEqualTo(20);
@@ -153,7 +153,7 @@ class RequestDeciderTests {
 		assertThat(this.decider.bodyTimeLimitNanos(shorter)).isEqualTo(TimeUnit.MILLISECONDS.toNanos(500));
 		Decision.Proceed longer = admitted("5000");
 		assertThat(this.decider.bodyTimeLimitNanos(longer)).isEqualTo(TimeUnit.SECONDS.toNanos(2));
-		List.of(undeclared, shorter, longer).forEach((proceed) -> this.decider.end(proceed, false, 200, false));
+		List.of(undeclared, shorter, longer).forEach((proceed) -> this.decider.end(proceed, false, 200, false, null));
 	}
 
 	private Admission admission() {
@@ -165,7 +165,7 @@ class RequestDeciderTests {
 	private void served(@Nullable String deadline, long took, int status) {
 		Decision.Proceed proceed = admitted(deadline);
 		this.nanos.addAndGet(took);
-		this.decider.end(proceed, false, status, false);
+		this.decider.end(proceed, false, status, false, null);
 	}
 
 	private Decision.Proceed admitted(@Nullable String deadline) {

@@ -196,7 +196,11 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 	@Override
 	protected @Nullable String handledPattern() {
 		Object pattern = this.exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-		return (pattern != null) ? pattern.toString() : null;
+		if (pattern != null) {
+			return pattern.toString();
+		}
+		return (this.exchange.getAttribute(RequestDecider.HANDLED_ROUTE_ATTRIBUTE) instanceof String route) ? route
+				: null;
 	}
 
 	@Override

@@ -194,7 +194,11 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 	@Override
 	protected @Nullable String handledPattern() {
-		return (this.request.getAttribute(BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof String pattern) ? pattern : null;
+		if (this.request.getAttribute(BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof String pattern) {
+			return pattern;
+		}
+		return (this.request.getAttribute(RequestDecider.HANDLED_ROUTE_ATTRIBUTE) instanceof String route) ? route
+				: null;
 	}
 
 	@Override
