@@ -103,8 +103,7 @@ class QueueDelayLimitTests {
 	void aWaitEveryRequestMeetsDoesNotTakeTheLimitBelowTheConnections() {
 		// The pool of eight under a flood of refusals: every request also waits 15 ms, give or
 		// take half, for the CPU. Fewer requests at once would not wait less, only serve fewer.
-		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(10 * SECOND);
-		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(15);
+		Saturated service = settledThenWaitingForTheCpu(8, TimeUnit.MILLISECONDS.toNanos(15));
 		service.run(10 * SECOND);
 		long held = SERVICE_NANOS + service.cpuWaitNanos;
 		// Three quarters of the connections: how far the limit probes before it tells the wait
@@ -117,8 +116,7 @@ class QueueDelayLimitTests {
 
 	@Test
 	void aWaitEveryRequestMeetsLeavesAServiceOfOneConnectionAtOneOrTwo() {
-		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS).run(10 * SECOND);
-		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(15);
+		Saturated service = settledThenWaitingForTheCpu(1, TimeUnit.MILLISECONDS.toNanos(15));
 		service.run(10 * SECOND);
 		long held = SERVICE_NANOS + service.cpuWaitNanos;
 		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(2);
@@ -132,8 +130,7 @@ class QueueDelayLimitTests {
 		// Every request also waits for the CPU, up to 60 ms, more or less from one tenth of a
 		// second to the next: from two requests to one, the wait is a service time shorter, often
 		// less than a quarter of it, and still a queue gone.
-		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS).run(10 * SECOND);
-		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(30);
+		Saturated service = settledThenWaitingForTheCpu(1, TimeUnit.MILLISECONDS.toNanos(30));
 		service.cpuWaitInBursts = true;
 		service.run(20 * SECOND);
 		long held = SERVICE_NANOS + service.cpuWaitNanos;
@@ -142,8 +139,7 @@ class QueueDelayLimitTests {
 
 	@Test
 	void onceTheWaitEveryRequestMetIsGoneTheLimitJudgesByTheServiceTimeAgain() {
-		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(10 * SECOND);
-		service.cpuWaitNanos = TimeUnit.MILLISECONDS.toNanos(15);
+		Saturated service = settledThenWaitingForTheCpu(8, TimeUnit.MILLISECONDS.toNanos(15));
 		service.run(10 * SECOND);
 		service.cpuWaitNanos = 0;
 		service.run(10 * SECOND);
@@ -151,6 +147,16 @@ class QueueDelayLimitTests {
 		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(24);
 		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * SERVICE_NANOS);
 		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * SERVICE_NANOS);
+	}
+
+	/**
+	 * A saturated service of {@code connections} whose limit has settled over ten seconds, from
+	 * now on with every request also waiting {@code cpuWaitNanos} for the CPU.
+	 */
+	private static Saturated settledThenWaitingForTheCpu(int connections, long cpuWaitNanos) {
+		Saturated service = new Saturated(new QueueDelayLimit(), connections, SERVICE_NANOS).run(10 * SECOND);
+		service.cpuWaitNanos = cpuWaitNanos;
+		return service;
 	}
 
 	@Test
