@@ -22,6 +22,7 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.monitor.HttpHealthProbe;
 import dev.degradation.monitor.ServiceHealthSource;
 import dev.degradation.monitor.ServiceInstances;
+import dev.degradation.reload.ManifestReloader;
 
 /**
  * Auto-configuration of dependencies named by service id ({@code lb://SERVICE-ID}) in a Spring
@@ -29,7 +30,7 @@ import dev.degradation.monitor.ServiceInstances;
  * application's discovery client knows ({@link ServiceHealthSource}), and the manifest's URLs are
  * checked against discovery at startup ({@link ServiceIdVerification}): without Spring Cloud on
  * the class path nothing else changes, and a manifest that names a service by id fails startup
- * saying why.
+ * (or its reload is refused) saying why.
  */
 @AutoConfiguration(after = DegradationAutoConfiguration.class,
 		afterName = { "org.springframework.cloud.client.discovery.simple.SimpleDiscoveryClientAutoConfiguration",
@@ -44,6 +45,12 @@ public final class DegradationDiscoveryAutoConfiguration {
 	ServiceIdVerification degradationServiceIdVerification(DegradationManifest manifest,
 			ObjectProvider<ServiceInstances> discovery, DegradationProperties properties) {
 		return new ServiceIdVerification(manifest, discovery, properties.getVerify());
+	}
+
+	/** A reloaded manifest's URLs are checked against discovery as the first one's were. */
+	@Bean
+	ManifestReloader.ReplacementCheck degradationServiceIdReplacementCheck(ServiceIdVerification verification) {
+		return verification::checkReplacement;
 	}
 
 	/**

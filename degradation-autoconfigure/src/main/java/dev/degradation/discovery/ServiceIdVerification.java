@@ -32,7 +32,9 @@ import dev.degradation.monitor.ServiceInstances;
  * resolve while discovery knows a service {@code NAME} is almost certainly meant as that service:
  * the health probe cannot reach it and a gateway route to {@code lb://NAME} does not match it; it
  * is warned about with the suggestion {@code lb://NAME} (or, with
- * {@code degradation.verify=strict}, refused).
+ * {@code degradation.verify=strict}, refused). A manifest that is to replace the active one on a
+ * reload is checked the same way ({@link #checkReplacement}), so that a reload cannot bring in
+ * what startup would have refused.
  */
 public class ServiceIdVerification implements SmartInitializingSingleton {
 
@@ -67,16 +69,31 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		List<ManifestProblem> refusing = check(this.manifest, "\n(set 'degradation.verify=strict' to refuse to start instead)");
+		if (!refusing.isEmpty()) {
+			throw new InvalidManifestException(this.manifest.source(), refusing);
+		}
+	}
+
+	/**
+	 * Check a manifest that is to replace the active one on a reload, as startup checked the
+	 * first: a URL that names a service by id without discovery refuses it whatever
+	 * {@code degradation.verify} says, and a service named by host refuses it under
+	 * {@code strict} and is warned about otherwise.
+	 * @param replacement the manifest that is to become active
+	 * @return the problems that refuse it, empty when it may become active
+	 */
+	public List<ManifestProblem> checkReplacement(DegradationManifest replacement) {
+		return check(replacement, "\n(set 'degradation.verify=strict' to refuse such a manifest instead)");
+	}
+
+	private List<ManifestProblem> check(DegradationManifest manifest, String hint) {
 		ServiceInstances services = this.discovery.getIfAvailable();
 		if (services == null) {
-			List<ManifestProblem> problems = withoutDiscovery(this.manifest);
-			if (!problems.isEmpty()) {
-				throw new InvalidManifestException(this.manifest.source(), problems);
-			}
-			return;
+			return withoutDiscovery(manifest);
 		}
 		if (this.mode == VerificationMode.OFF) {
-			return;
+			return List.of();
 		}
 		List<String> known;
 		try {
@@ -84,17 +101,14 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not list the services discovery knows, to check the manifest's URLs against", ex);
-			return;
+			return List.of();
 		}
-		List<ManifestProblem> problems = servicesByHost(known);
-		if (problems.isEmpty()) {
-			return;
+		List<ManifestProblem> problems = servicesByHost(manifest, known);
+		if (problems.isEmpty() || this.mode == VerificationMode.STRICT) {
+			return problems;
 		}
-		InvalidManifestException exception = new InvalidManifestException(this.manifest.source(), problems);
-		if (this.mode == VerificationMode.STRICT) {
-			throw exception;
-		}
-		logger.warn(exception.getMessage() + "\n(set 'degradation.verify=strict' to refuse to start instead)");
+		logger.warn(new InvalidManifestException(manifest.source(), problems).getMessage() + hint);
+		return List.of();
 	}
 
 	/**
@@ -121,9 +135,9 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 		return problems;
 	}
 
-	private List<ManifestProblem> servicesByHost(List<String> known) {
+	private List<ManifestProblem> servicesByHost(DegradationManifest manifest, List<String> known) {
 		List<ManifestProblem> problems = new ArrayList<>();
-		for (Dependency dependency : this.manifest.dependencies()) {
+		for (Dependency dependency : manifest.dependencies()) {
 			for (String key : List.of("base_url", "health_url")) {
 				URI url = url(dependency, key);
 				String host = (url != null && !ServiceUrl.isServiceUrl(url)) ? url.getHost() : null;
@@ -135,7 +149,7 @@ public class ServiceIdVerification implements SmartInitializingSingleton {
 					continue;
 				}
 				String path = (url.getRawPath() != null) ? url.getRawPath() : "";
-				problems.add(new ManifestProblem(this.manifest.source(), dependency.position(),
+				problems.add(new ManifestProblem(manifest.source(), dependency.position(),
 						"dependencies." + dependency.name() + "." + key,
 						"'" + url + "' names the host '" + host + "', which does not resolve, while discovery knows "
 								+ "a service '" + service + "': write lb://" + service + path

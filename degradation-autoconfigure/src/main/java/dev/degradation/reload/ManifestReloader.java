@@ -173,8 +173,7 @@ public class ManifestReloader {
 		this.replacementChecks.get().forEach((check) -> found.addAll(check.problems(manifest)));
 		if (!found.isEmpty()) {
 			return refused(by, location.location(), found, found.size() + " problem"
-					+ ((found.size() == 1) ? "" : "s") + " that the running application finds "
-					+ "('degradation.verify=strict')");
+					+ ((found.size() == 1) ? "" : "s") + " that the running application finds");
 		}
 		if (this.decider != null) {
 			this.decider.prepare(table);

@@ -1,9 +1,13 @@
 package dev.degradation.autoconfigure;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -21,6 +25,8 @@ import dev.degradation.monitor.HealthProbe;
 import dev.degradation.monitor.ProbeResult;
 import dev.degradation.monitor.ServiceHealthSource;
 import dev.degradation.monitor.ServiceInstances;
+import dev.degradation.reload.ManifestReloader;
+import dev.degradation.reload.ManifestReloader.Outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -123,6 +129,66 @@ class DegradationDiscoveryAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				assertThat(output).doesNotContain("degradation-test-warehouse");
 			});
+	}
+
+	@Test
+	void withoutDiscoveryAReloadThatNamesAServiceByIdIsRefusedAndTheActiveManifestStays(@TempDir Path directory)
+			throws IOException {
+		Path file = directory.resolve("degradation-manifest.yaml");
+		Files.writeString(file, manifest("http://127.0.0.1:9"));
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.cloud.client"))
+			.withPropertyValues("degradation.manifest=file:" + file)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Files.writeString(file, manifest("lb://catalog"));
+				Outcome outcome = context.getBean(ManifestReloader.class).reload("test");
+				assertThat(outcome.status()).isEqualTo(Outcome.Status.REFUSED);
+				assertThat(outcome.problems()).singleElement()
+					.satisfies((problem) -> assertThat(problem.toString()).contains("degradation-manifest.yaml:2:")
+						.contains("dependencies.catalog.base_url: 'lb://catalog': " + WITHOUT_DISCOVERY));
+				assertThat(context.getBean(DegradationEngine.class).manifest().dependencies().get(0).baseUrl())
+					.isEqualTo(URI.create("http://127.0.0.1:9"));
+			});
+	}
+
+	@Test
+	void aReloadThatNamesAServiceByAHostThatDoesNotResolveIsWarnedAboutOrRefusedUnderStrict(@TempDir Path directory,
+			CapturedOutput output) throws IOException {
+		Path file = directory.resolve("degradation-manifest.yaml");
+		Files.writeString(file, manifest("http://127.0.0.1:9"));
+		this.withDiscovery.withPropertyValues("degradation.manifest=file:" + file).run((context) -> {
+			Files.writeString(file, manifest("http://degradation-test-inventory"));
+			assertThat(context.getBean(ManifestReloader.class).reload("test").status())
+				.isEqualTo(Outcome.Status.RELOADED);
+			assertThat(output).contains("names the host 'degradation-test-inventory', which does not resolve")
+				.contains("refuse such a manifest instead");
+		});
+		Files.writeString(file, manifest("http://127.0.0.1:9"));
+		this.withDiscovery.withPropertyValues("degradation.manifest=file:" + file, "degradation.verify=strict")
+			.run((context) -> {
+				Files.writeString(file, manifest("http://degradation-test-inventory"));
+				Outcome outcome = context.getBean(ManifestReloader.class).reload("test");
+				assertThat(outcome.status()).isEqualTo(Outcome.Status.REFUSED);
+				assertThat(outcome.problems()).singleElement()
+					.satisfies((problem) -> assertThat(problem.toString())
+						.contains("write lb://degradation-test-inventory"));
+				assertThat(context.getBean(DegradationEngine.class).manifest().dependencies().get(0).baseUrl())
+					.isEqualTo(URI.create("http://127.0.0.1:9"));
+			});
+	}
+
+	/** A manifest of one dependency called at {@code baseUrl}. */
+	private static String manifest(String baseUrl) {
+		return """
+				dependencies:
+				  catalog:
+				    base_url: %s
+				tiers:
+				  optional:
+				    priority: 1
+				    routes:
+				      - { path: /api/catalog, method: GET, fallback: drop, requires: [catalog] }
+				""".formatted(baseUrl);
 	}
 
 }
