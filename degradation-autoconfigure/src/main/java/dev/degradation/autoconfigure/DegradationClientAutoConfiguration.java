@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import reactor.netty.http.client.HttpClient;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -42,6 +43,7 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
 import dev.degradation.actuate.EndpointSection;
+import dev.degradation.client.AnnotatedBreakerCheck;
 import dev.degradation.client.CallDeadlineFilter;
 import dev.degradation.client.ClientGuarding;
 import dev.degradation.client.CallDeadlineWebFilter;
@@ -54,6 +56,7 @@ import dev.degradation.client.HttpComponentsAttemptTimeout;
 import dev.degradation.client.JdkAttemptTimeout;
 import dev.degradation.client.ReactorAttemptTimeout;
 import dev.degradation.engine.DegradationEngine;
+import dev.degradation.manifest.DegradationManifest;
 
 /**
  * Guards the application's own calls to the manifest's dependencies with Resilience4j: a
@@ -108,6 +111,17 @@ public final class DegradationClientAutoConfiguration {
 				(sharedBreakers != null) ? sharedBreakers : CircuitBreakerRegistry.ofDefaults(),
 				(sharedTimeLimiters != null) ? sharedTimeLimiters : TimeLimiterRegistry.ofDefaults(),
 				(sharedRetries != null) ? sharedRetries : RetryRegistry.ofDefaults(), executor);
+	}
+
+	/**
+	 * Resilience4j's own {@code @CircuitBreaker} named after a dependency takes the guard's
+	 * breaker: said at startup. Only with Resilience4j's annotations on the class path.
+	 */
+	@Bean
+	@ConditionalOnClass(name = AnnotatedBreakerCheck.ANNOTATION)
+	@ConditionalOnMissingBean
+	AnnotatedBreakerCheck degradationAnnotatedBreakerCheck(ListableBeanFactory beans, DegradationManifest manifest) {
+		return new AnnotatedBreakerCheck(beans, manifest);
 	}
 
 	/**

@@ -38,6 +38,7 @@ import org.springframework.http.client.ReactorClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 
+import dev.degradation.client.AnnotatedBreakerCheck;
 import dev.degradation.client.ClientGuarding;
 import dev.degradation.client.DependencyGuards;
 import dev.degradation.client.GuardingInterceptor;
@@ -96,6 +97,28 @@ class DegradationClientAutoConfigurationTests {
 				assertThat(output).contains("The circuit breaker 'data' already in Resilience4j's registry",
 						"resilience4j.circuitbreaker.instances.data");
 			});
+	}
+
+	@Test
+	void resilience4jsOwnBreakerNamedAfterADependencyIsSaidAtStartup(CapturedOutput output) {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class,
+					RetryAutoConfiguration.class, TimeLimiterAutoConfiguration.class))
+			.withBean(AnnotatedCalls.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(AnnotatedBreakerCheck.class);
+				assertThat(output).contains("Resilience4j's @CircuitBreaker(name = \"data\") on AnnotatedCalls.read "
+						+ "names the manifest's dependency 'data', whose guard keeps its breaker under that name: each "
+						+ "call through both is counted twice, and its fallbackMethod 'cached' answers a refused call "
+						+ "before the route's declared fallback")
+					.doesNotContain("name = \"reports\"");
+			});
+	}
+
+	@Test
+	void withoutResilience4jsAnnotationsNoBeanIsSearchedForThem() {
+		this.runner.withClassLoader(new FilteredClassLoader("io.github.resilience4j.circuitbreaker.annotation"))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(AnnotatedBreakerCheck.class));
 	}
 
 	@Test
@@ -281,6 +304,25 @@ class DegradationClientAutoConfigurationTests {
 		List<ClientHttpRequestInterceptor> interceptors = new ArrayList<>();
 		builder.requestInterceptors(interceptors::addAll);
 		return interceptors;
+	}
+
+	/** An application's own use of Resilience4j's annotation: one named after a dependency. */
+	static class AnnotatedCalls {
+
+		@io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker(name = "data", fallbackMethod = "cached")
+		String read() {
+			return "live";
+		}
+
+		String cached(Throwable failure) {
+			return "cached";
+		}
+
+		@io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker(name = "reports")
+		String report() {
+			return "report";
+		}
+
 	}
 
 }
