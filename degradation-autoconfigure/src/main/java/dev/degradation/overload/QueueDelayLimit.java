@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * the tolerance brings the limit down in proportion, at most by half at once; a wait within it
  * lets the limit grow, faster the less it waited. Only an interval that used the limit (at least
  * half of it in flight) is judged: below that, a wait is not the limit's doing. A dropped request
- * halves the limit. A growth that made a queue is tried again twice as late each time, up to
+ * halves the limit. A limit the load uses is halved for two intervals now and then, to measure
+ * the no-load latency anew: a service never without a queue never serves a request without one.
+ * A growth that made a queue is tried again twice as late each time, up to
  * {@link #MAX_PROBE_BACKOFF} judged intervals, so that a limit at its service's size seldom probes
  * above it (on a service of one connection each probe makes its requests wait a whole service
  * time). The interval after a change is not judged: requests admitted as a limit grows
@@ -92,6 +94,12 @@ public final class QueueDelayLimit extends AbstractLimit {
 	 * share one, so that a service with unbounded patterns costs a bounded table.
 	 */
 	static final int MAX_KINDS = 64;
+
+	/**
+	 * How soon the first probe of the no-load latency comes once the limit is used, and the next
+	 * one after a probe that found it lower.
+	 */
+	static final long PROBE_DOWN_AGAIN_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	/** The kind of a request whose kind is not known (no pattern matched it, or the table is full). */
 	static final String ANY_KIND = "";
@@ -174,6 +182,15 @@ public final class QueueDelayLimit extends AbstractLimit {
 	/** When the limit was last cut: only requests admitted after it show what the cut did. */
 	private long lastCutNanos = Long.MIN_VALUE;
 
+	/** When the limit may next be halved to measure the no-load latency anew. */
+	private long nextProbeDown = Long.MIN_VALUE;
+
+	/** The limit before the probe of the no-load latency under way, 0 when none is. */
+	private int probingDownFrom;
+
+	/** Whether the probe under way met a request faster than its kind's no-load, by the target at least. */
+	private boolean probeFoundLower;
+
 	/** Create a limit at {@link #INITIAL_LIMIT}. */
 	public QueueDelayLimit() {
 		this(INITIAL_LIMIT);
@@ -233,6 +250,7 @@ public final class QueueDelayLimit extends AbstractLimit {
 		if (this.intervalStart == Long.MIN_VALUE) {
 			this.intervalStart = end;
 			this.epochStart = end;
+			this.nextProbeDown = end + PROBE_DOWN_AGAIN_NANOS;
 		}
 		if (end - this.epochStart >= EPOCH_NANOS) {
 			newEpoch();
@@ -240,6 +258,10 @@ public final class QueueDelayLimit extends AbstractLimit {
 		}
 		long[] shortest = shortest(this.sampleKind);
 		boolean known = shortest[0] != Long.MAX_VALUE || shortest[1] != Long.MAX_VALUE;
+		if (known && this.probingDownFrom > 0) {
+			long before = Math.min(shortest[0], shortest[1]);
+			this.probeFoundLower |= before - latency >= TARGET_NANOS;
+		}
 		shortest[0] = Math.min(shortest[0], latency);
 		long noLoad = Math.min(shortest[0], shortest[1]);
 		this.intervalMaxInflight = Math.max(this.intervalMaxInflight, inflight);
@@ -316,8 +338,12 @@ public final class QueueDelayLimit extends AbstractLimit {
 
 	private int judge(long now) {
 		if (this.intervalDropped) {
+			this.probingDownFrom = 0;
 			this.estimate = this.estimate / 2;
 			return settled();
+		}
+		if (this.probingDownFrom > 0) {
+			return probedDown(now);
 		}
 		if (this.intervalLeastWait == Double.MAX_VALUE) {
 			// Only first requests of their kinds: nothing to judge by.
@@ -328,6 +354,10 @@ public final class QueueDelayLimit extends AbstractLimit {
 			// latency varies, a bottleneck elsewhere), and the interval says nothing of what more
 			// would do.
 			return getLimit();
+		}
+		if (now - this.nextProbeDown >= 0 && getLimit() > 1 && this.intervalMaxInflight >= getLimit()
+				&& this.cutLimit == 0 && this.grewFrom == 0) {
+			return probeDown();
 		}
 		// A wait not of the limit's making follows the service's latency down, and is gone once a
 		// request is served within its tolerance again.
@@ -361,6 +391,33 @@ public final class QueueDelayLimit extends AbstractLimit {
 		// Without a queue, grow by a quarter; with some, within the tolerance, by one.
 		this.estimate = (this.intervalLeastWait <= 0.5) ? Math.max(this.estimate + 1, this.estimate * 1.25)
 				: this.estimate + 1;
+		return settled();
+	}
+
+	/**
+	 * Halve the limit for an interval to measure the no-load latency anew. A service that is
+	 * never without a queue (saturated from its first request, as a JVM started into a storm is;
+	 * or held above its size for two epochs by a wait not of the limit's making) never serves a
+	 * request without one, so its shortest latency is a queued one, and a queue that is always
+	 * there reads as none: the limit would keep it for good. BBR probes its round trip the same
+	 * way. Only a limit the load uses is probed, so a service with room refuses nothing for it.
+	 */
+	private int probeDown() {
+		this.probingDownFrom = getLimit();
+		this.probeFoundLower = false;
+		this.estimate = Math.max(1, getLimit() / 2);
+		return settled();
+	}
+
+	/**
+	 * The probe's interval is over: back to the limit before it, judged from now on by what the
+	 * probe measured. A probe that found the no-load latency lower is made again soon, since
+	 * halving once may not reach a service's size; one that found nothing waits an epoch.
+	 */
+	private int probedDown(long now) {
+		this.nextProbeDown = now + (this.probeFoundLower ? PROBE_DOWN_AGAIN_NANOS : EPOCH_NANOS);
+		this.estimate = this.probingDownFrom;
+		this.probingDownFrom = 0;
 		return settled();
 	}
 

@@ -160,6 +160,36 @@ class QueueDelayLimitTests {
 	}
 
 	@Test
+	void aServiceStartedColdIntoAStormFindsItsNoLoadLatencyOnceWarm() {
+		// One connection offered far more than it takes from its first request, in its first
+		// second six times slower (a JVM just started): no request is ever served without a queue
+		// once it is warm, so its shortest latency is a cold one, then a queued one.
+		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS);
+		service.coldUntil = SECOND;
+		service.coldFactor = 6;
+		service.run(20 * SECOND);
+		assertThat(service.limit.noLoadNanos()).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS);
+		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(2);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS * 5 / 4);
+		service.run(2 * QueueDelayLimit.EPOCH_NANOS);
+		assertThat(service.quantile(0.50)).as("two epochs on: " + service).isLessThanOrEqualTo(SERVICE_NANOS * 5 / 4);
+	}
+
+	@Test
+	void aPoolOfEightStartedColdIntoAStormLosesNothingThatShowsToTheProbesOfItsNoLoadLatency() {
+		// The pool finds its no-load latency without the probes too (a connection falls idle now
+		// and then): what this guards is that halving the limit now and then costs it nothing
+		// that shows.
+		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS);
+		service.coldUntil = SECOND;
+		service.coldFactor = 6;
+		service.run(20 * SECOND);
+		assertThat(service.limit.noLoadNanos()).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * SERVICE_NANOS);
+		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(8 * 45.0);
+	}
+
+	@Test
 	void aFastRouteBesideASlowOneIsNoMeasureOfTheSlowOnesWait() {
 		// A status route answered in half a millisecond twice a second, beside a checkout of
 		// 20 ms that is offered far more than its eight connections take: the checkout's 20 ms
@@ -232,6 +262,14 @@ class QueueDelayLimitTests {
 		private long cpuLevelUntil;
 
 		private long cpuLevel;
+
+		/**
+		 * Until when the service is cold (a JVM that has just started: classes loaded, code not
+		 * compiled yet), each request taking {@link #coldFactor} times its service time.
+		 */
+		long coldUntil;
+
+		int coldFactor = 1;
 
 		/** The kind the service's requests are sampled as. */
 		String kind;
@@ -317,6 +355,9 @@ class QueueDelayLimitTests {
 
 		private long service() {
 			long service = this.serviceNanos * 3 / 4 + (long) (this.random.nextDouble() * this.serviceNanos / 2);
+			if (this.now < this.coldUntil) {
+				service *= this.coldFactor;
+			}
 			if (!this.cpuWaitInBursts) {
 				return service + this.cpuWaitNanos / 2 + (long) (this.random.nextDouble() * this.cpuWaitNanos);
 			}
