@@ -82,12 +82,20 @@ public final class AnnotatedBreakerCheck implements SmartInitializingSingleton {
 				continue;
 			}
 			Class<?> searchedType = type;
-			check(MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).get(ANNOTATION),
-					searchedType.getSimpleName(), dependencies, warnings);
-			ReflectionUtils.doWithMethods(type,
-					(method) -> check(MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).get(ANNOTATION),
-							searchedType.getSimpleName() + "." + method.getName(), dependencies, warnings),
-					ReflectionUtils.USER_DECLARED_METHODS);
+			try {
+				check(MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY).get(ANNOTATION),
+						searchedType.getSimpleName(), dependencies, warnings);
+				ReflectionUtils.doWithMethods(type,
+						(method) -> check(MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).get(ANNOTATION),
+								searchedType.getSimpleName() + "." + method.getName(), dependencies, warnings),
+						ReflectionUtils.USER_DECLARED_METHODS);
+			}
+			catch (IllegalStateException | LinkageError ex) {
+				// A class whose methods name a type that is not on the class path: Spring's own
+				// annotation processing passes it by the same way, and a warning must not fail
+				// a start.
+				logger.debug("Could not search " + type.getName() + " for @CircuitBreaker", ex);
+			}
 		}
 		return warnings;
 	}
