@@ -91,10 +91,20 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				this.writable.getAsBoolean(), request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE),
 				request.getHeaders().getContentLength());
 		if (refusal != null) {
-			// Answered at once, a body announced too large included, and what is sent of the body
-			// after the answer is read and let go within bounds before the connection closes.
-			return refuse(exchange.getResponse(), refusal)
-				.then(read(request).timeout(DISCARD_TIME, Mono.empty()).onErrorResume((ex) -> Mono.empty()).then());
+			Mono<Void> discard = read(request).timeout(DISCARD_TIME, Mono.empty())
+				.onErrorResume((ex) -> Mono.empty())
+				.then();
+			long length = request.getHeaders().getContentLength();
+			if (length > MAX_DISCARDED_BYTES) {
+				// Announced larger than is ever read: answered at once, and what arrives of the
+				// body meanwhile is let go within bounds; the connection may be reset under a
+				// caller still sending.
+				return refuse(exchange.getResponse(), refusal).then(discard);
+			}
+			// Reactor Netty closes a connection whose answer was sent with Connection: close at
+			// once, on a body still arriving, and the reset discards the answer before its caller
+			// reads it: a body within bounds is read and let go first (at most its bound in time).
+			return discard.then(refuse(exchange.getResponse(), refusal));
 		}
 		if (!"POST".equals(method)) {
 			return chain.filter(exchange);
