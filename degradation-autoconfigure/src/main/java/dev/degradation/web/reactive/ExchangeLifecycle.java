@@ -33,8 +33,8 @@ import dev.degradation.web.StaleAnswers;
 /**
  * An exchange's {@link RequestLifecycle}: its steps as Reactor publishers, none of which blocks
  * the thread that runs it (an event loop). A wait for a place or a turn is a timer; the exchange
- * goes on on a Reactor scheduler, never on the thread that freed the place nor on the JDK's timer
- * thread. An admitted exchange ends when its answer is written, fails, or is cancelled (a client
+ * goes on on a Reactor scheduler, never on the thread that freed the place nor on the one the
+ * wait ran out on. An admitted exchange ends when its answer is written, fails, or is cancelled (a client
  * that left).
  */
 final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeException> {
