@@ -6,6 +6,11 @@
 #   - the time from the JVM's launch to the first 200 of a route (polled every 5 ms),
 #   - the classes loaded by then (the JVM's own counter, less unloaded ones),
 #   - the heap in use after a full collection.
+# The poll runs inside this shell, with no process started per attempt: bash's /dev/tcp connects
+# and asks, and bash's read waits the 5 ms. A fresh curl (and sleep) per attempt cost about 25 ms of
+# CPU each, about 85 % of one core all through the start on a 2-core machine: it stole CPU from
+# the very start it measured, so every start took longer, and with it the starter's share. The
+# request is still a whole HTTP/1.1 GET of the route, answered only once the application serves it.
 # Writes benchmarks/results/startup.tsv and the section 'startup' of docs/performance.md.
 #
 #   benchmarks/startup.sh [--rounds N]     (default 12 rounds, about 2 minutes)
@@ -40,6 +45,30 @@ grep -q degradation-autoconfigure <<<"$with_cp" || { echo "the starter is not on
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# Asks for the route every 5 ms (at most 6000 times) until it answers 200 or the process ends;
+# prints the last status (000: no answer). Nothing here starts a process: see the header.
+first_answer() { # port pid
+	local port=$1 pid=$2 tick conn line code=000 attempt
+	exec {tick}<> <(:)
+	for ((attempt = 0; attempt < 6000; attempt++)); do
+		if { exec {conn}<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
+			printf 'GET /api/annotated HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' >&"$conn"
+			line=
+			read -r -t 10 -u "$conn" line || true
+			exec {conn}>&-
+			code=${line#HTTP/1.1 }
+			code=${code%% *}
+			code=${code%$'\r'}
+			[ "$code" = 200 ] && break
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		# Nothing ever writes to this pipe: the read only waits.
+		read -r -t 0.005 -u "$tick" || true
+	done
+	exec {tick}>&-
+	echo "${code:-000}"
+}
+
 # One start: prints "millis-to-first-200 loaded-classes heap-used-KiB".
 start_once() { # class_path port
 	local cp=$1 port=$2 log pid began answered code loaded unloaded heap
@@ -48,13 +77,7 @@ start_once() { # class_path port
 	"$java" -cp "$cp" dev.degradation.shapes.mvc.MvcShapeApplication --server.port="$port" \
 		--logging.level.root=WARN >"$log" 2>&1 &
 	pid=$!
-	code=000
-	for _ in $(seq 1 6000); do
-		code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/api/annotated" || true)
-		[ "$code" = 200 ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.005
-	done
+	code=$(first_answer "$port" "$pid")
 	answered=$(now_ms)
 	if [ "$code" != 200 ]; then
 		kill "$pid" 2>/dev/null || true
