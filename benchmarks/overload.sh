@@ -185,7 +185,17 @@ capacity() { # field: completed or working
 		[[ -n $answer ]] && { echo "$answer"; return; }
 		sleep 0.1
 	done
-	echo "the shop's /demo/capacity did not answer" >&2
+	echo "the shop's /demo/capacity did not answer; the process is $(kill -0 "$PID" 2>/dev/null && echo alive || echo gone)" >&2
+	# Its own log says whether it hung, stalled or died: kept beside the results, since the
+	# working directory goes on exit.
+	local log
+	log=$(ls -t "$WORK"/*.log 2>/dev/null | head -1)
+	if [[ -n $log ]]; then
+		cp "$log" "$RESULTS/overload-failed-$(basename "$log")"
+		[[ -n $PID ]] && kill -0 "$PID" 2>/dev/null && command -v jcmd >/dev/null \
+			&& jcmd "$PID" Thread.print >"$RESULTS/overload-failed-threads.txt" 2>&1
+		echo "its log and threads: $RESULTS/overload-failed-*" >&2
+	fi
 	exit 1
 }
 
