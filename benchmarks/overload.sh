@@ -151,7 +151,7 @@ RESULTS=benchmarks/results
 mkdir -p "$RESULTS"
 WORK=$(mktemp -d)
 PID=""
-trap '[[ -n $PID ]] && kill $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+trap '[[ -n $PID ]] && stop_app; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 
 start_app() { # name java jar args...
@@ -174,6 +174,13 @@ start_app() { # name java jar args...
 
 stop_app() {
 	kill "$PID" 2>/dev/null || true
+	# A JVM out of heap may never run its shutdown: after 10 s it is killed outright, or it would
+	# spin on beside the next configuration's measurements.
+	for _ in $(seq 1 100); do
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$PID" 2>/dev/null || true
 	wait "$PID" 2>/dev/null || true
 	PID=""
 }
