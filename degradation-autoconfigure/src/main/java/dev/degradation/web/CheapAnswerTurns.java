@@ -175,8 +175,8 @@ public final class CheapAnswerTurns {
 	/**
 	 * Wait for a turn without a thread: the future completes {@code true} when a turn is handed to
 	 * this answer, {@code false} when the wait ran out (the answer is written anyway, without a
-	 * turn); either wins, never both. It completes on the thread that gave a turn back, or on a
-	 * thread of the common pool once the wait ran out: the caller moves on from there. Cancelling it gives up the wait; a turn
+	 * turn); either wins, never both. It completes on the thread that gave a turn back, or on the
+	 * JDK's timer thread: the caller moves on from there. Cancelling it gives up the wait; a turn
 	 * handed to it as it was cancelled goes to the next answer.
 	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed,
 	 * or a negative number for no deadline
@@ -201,8 +201,9 @@ public final class CheapAnswerTurns {
 		if (!turn.isDone()) {
 			// Not completeOnTimeout: it cancels its timer when the turn comes first, and the JDK's
 			// timer removes a cancelled task under a lock, which an event loop may then wait for
-			// (BlockHound saw it park). The timer fires instead, and finds the turn taken.
-			CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(() -> turn.complete(false));
+			// (BlockHound saw it park). The timer fires instead, on its own thread rather than
+			// handing a task to the common pool, and finds the turn taken.
+			CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS, Runnable::run).execute(() -> turn.complete(false));
 		}
 		return turn;
 	}

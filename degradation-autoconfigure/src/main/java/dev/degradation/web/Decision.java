@@ -258,8 +258,7 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 		 * handed to this request, or empty ({@code null}) when {@link #waitNanos()} has passed;
 		 * either wins, never both (a place handed over as the time ran out is given back).
 		 * Cancelling it (a client that left) counts the request as refused. It completes on the
-		 * thread that freed the place, or on a thread of the common pool once the time has passed:
-		 * the caller moves on from there.
+		 * thread that freed the place or on the JDK's timer thread: the caller moves on from there.
 		 * @return the future place
 		 */
 		public CompletableFuture<@Nullable Admitted> awaitWithoutThread() {
@@ -268,7 +267,7 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 				// Not completeOnTimeout: it cancels its timer when a place comes first, and the
 				// JDK's timer removes a cancelled task under a lock, which an event loop may then
 				// wait for. The timer fires instead, and finds the place taken.
-				CompletableFuture.delayedExecutor(Math.max(1, waitNanos()), TimeUnit.NANOSECONDS)
+				CompletableFuture.delayedExecutor(Math.max(1, waitNanos()), TimeUnit.NANOSECONDS, Runnable::run)
 					.execute(() -> place.complete(null));
 			}
 			return place;

@@ -164,10 +164,7 @@ class QueueDelayLimitTests {
 		// One connection offered far more than it takes from its first request, in its first
 		// second six times slower (a JVM just started): no request is ever served without a queue
 		// once it is warm, so its shortest latency is a cold one, then a queued one.
-		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS);
-		service.coldUntil = SECOND;
-		service.coldFactor = 6;
-		service.run(20 * SECOND);
+		Saturated service = startedColdIntoAStorm(1);
 		assertThat(service.limit.noLoadNanos()).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS);
 		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(2);
 		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS * 5 / 4);
@@ -180,13 +177,21 @@ class QueueDelayLimitTests {
 		// The pool finds its no-load latency without the probes too (a connection falls idle now
 		// and then): what this guards is that halving the limit now and then costs it nothing
 		// that shows.
-		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS);
-		service.coldUntil = SECOND;
-		service.coldFactor = 6;
-		service.run(20 * SECOND);
+		Saturated service = startedColdIntoAStorm(8);
 		assertThat(service.limit.noLoadNanos()).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS);
 		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * SERVICE_NANOS);
 		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(8 * 45.0);
+	}
+
+	/**
+	 * A service of {@code connections} offered far more than it takes from its first request,
+	 * six times slower in its first second (a JVM just started), after twenty seconds of it.
+	 */
+	private static Saturated startedColdIntoAStorm(int connections) {
+		Saturated service = new Saturated(new QueueDelayLimit(), connections, SERVICE_NANOS);
+		service.coldUntil = SECOND;
+		service.coldFactor = 6;
+		return service.run(20 * SECOND);
 	}
 
 	@Test
