@@ -1,5 +1,8 @@
 package dev.degradation.gateway;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -23,13 +26,33 @@ public final class GatewayRouteKind implements GlobalFilter, Ordered {
 
 	private static final String PREFIX = "gateway route ";
 
+	/**
+	 * Routes a discovery locator makes come and go with services, so the names kept are capped;
+	 * past the cap a name is built per request, as it was before there was a cache.
+	 */
+	private static final int MAX_KEPT = 1024;
+
+	private final Map<String, String> kinds = new ConcurrentHashMap<>();
+
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
 		if (route != null) {
-			exchange.getAttributes().putIfAbsent(RequestDecider.HANDLED_ROUTE_ATTRIBUTE, PREFIX + route.getId());
+			exchange.getAttributes().putIfAbsent(RequestDecider.HANDLED_ROUTE_ATTRIBUTE, kindOf(route.getId()));
 		}
 		return chain.filter(exchange);
+	}
+
+	String kindOf(String routeId) {
+		String kind = this.kinds.get(routeId);
+		if (kind != null) {
+			return kind;
+		}
+		kind = PREFIX + routeId;
+		if (this.kinds.size() < MAX_KEPT) {
+			this.kinds.putIfAbsent(routeId, kind);
+		}
+		return kind;
 	}
 
 	/**
