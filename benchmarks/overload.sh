@@ -81,7 +81,8 @@ BULKHEAD_SIZE=$((CONNECTIONS + 3))
 DEADLINE_MS=1000
 CORE=/api/checkout
 DEGRADABLE=/api/checkout/suggestions
-JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC)
+# A shop out of heap exits, its log says so, rather than spinning on beside the next measurement.
+JVM_FLAGS=(-Xms512m -Xmx512m -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError)
 # name|streams: each stream is open=PATH@RATE[>RATE2] or closed=PATH@CLIENTS (rates in x of capacity).
 SCENARIOS=(
 	"open 0.5x|open=$CORE@0.5"

@@ -25,8 +25,8 @@ import org.jspecify.annotations.Nullable;
  * comes once it has its answer, so the flood keeps a few requests runnable instead of hundreds.
  * Half the cores, at least one, write such answers at once; the others wait their turn, first
  * come first served, at most {@link #MAX_WAIT_NANOS} and never past the caller's deadline, and
- * are then answered anyway. Only answers that fit a socket's send buffer take a turn, so that a
- * slow reader cannot hold one. The servlet stack waits on its request thread ({@link #enter}); the
+ * are then answered anyway; past {@link #MAX_WAITING} waiting, an answer goes out at once. Only
+ * answers that fit a socket's send buffer take a turn, so that a slow reader cannot hold one. The servlet stack waits on its request thread ({@link #enter}); the
  * reactive stack waits without a thread ({@link #enterLater}); both share one set of turns.
  *
  * <p>Turns are taken only while someone waits for the CPU's work: while admitted requests are
@@ -65,6 +65,15 @@ public final class CheapAnswerTurns {
 	 */
 	static final long MIN_TURN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
+	/**
+	 * The most answers that wait for a turn at once; past it an answer goes out without one. A
+	 * closed-loop flood parks at most one answer per flooding connection, seed 000's two hundred
+	 * among them. More waiting than that is an open-loop flood, which waiting does not slow: it
+	 * would only hold more requests, each with its connection's buffers and, on a virtual thread,
+	 * its stack, in a heap a flood of new connections already fills.
+	 */
+	static final int MAX_WAITING = 256;
+
 	/** How stale {@link #servingSeenAt} may be, a small part of {@link #HOLD_NANOS}. */
 	private static final long SEEN_PRECISION_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -84,6 +93,11 @@ public final class CheapAnswerTurns {
 	/** How many of {@link #waitingLater} still wait. */
 	private final AtomicInteger stillWaitingLater = new AtomicInteger();
 
+	/** How many answers wait for a turn on their thread now, or are about to. */
+	private final AtomicInteger waitingOnThreads = new AtomicInteger();
+
+	private final int maxWaiting;
+
 	private final long maxWaitNanos;
 
 	private final long minTurnNanos;
@@ -96,7 +110,12 @@ public final class CheapAnswerTurns {
 	}
 
 	CheapAnswerTurns(int permits, long maxWaitNanos, long minTurnNanos) {
+		this(permits, maxWaitNanos, minTurnNanos, MAX_WAITING);
+	}
+
+	CheapAnswerTurns(int permits, long maxWaitNanos, long minTurnNanos, int maxWaiting) {
 		this.permits = new Semaphore(permits, true);
+		this.maxWaiting = maxWaiting;
 		this.maxWaitNanos = maxWaitNanos;
 		this.minTurnNanos = minTurnNanos;
 		this.servingSeenAt = System.nanoTime() - 2 * HOLD_NANOS;
@@ -164,11 +183,17 @@ public final class CheapAnswerTurns {
 			return false;
 		}
 		try {
+			if (this.waitingOnThreads.incrementAndGet() + this.stillWaitingLater.get() > this.maxWaiting) {
+				return false;
+			}
 			return this.permits.tryAcquire(wait, TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			return false;
+		}
+		finally {
+			this.waitingOnThreads.decrementAndGet();
 		}
 	}
 
@@ -190,8 +215,11 @@ public final class CheapAnswerTurns {
 		if (this.stillWaitingLater.get() == 0 && this.permits.tryAcquire()) {
 			return CompletableFuture.completedFuture(true);
 		}
+		if (this.stillWaitingLater.incrementAndGet() + this.waitingOnThreads.get() > this.maxWaiting) {
+			this.stillWaitingLater.decrementAndGet();
+			return CompletableFuture.completedFuture(false);
+		}
 		CompletableFuture<Boolean> turn = new CompletableFuture<>();
-		this.stillWaitingLater.incrementAndGet();
 		turn.whenComplete((taken, failure) -> this.stillWaitingLater.decrementAndGet());
 		this.waitingLater.add(turn);
 		// A turn given back between the try above and the line's add would wait for the next one.
@@ -224,7 +252,7 @@ public final class CheapAnswerTurns {
 	 * @return an estimate
 	 */
 	public int waiting() {
-		return this.permits.getQueueLength() + this.stillWaitingLater.get();
+		return this.waitingOnThreads.get() + this.stillWaitingLater.get();
 	}
 
 	/**

@@ -126,6 +126,30 @@ class CheapAnswerTurnsTests {
 		assertThat(gate.waiting()).isZero();
 	}
 
+	@Test
+	void pastTheMostThatMayWaitAnAnswerGoesOutAtOnceOnEitherStack() {
+		CheapAnswerTurns gate = new CheapAnswerTurns(1, TimeUnit.SECONDS.toNanos(30), 0, 3);
+		assertThat(gate.enter(-1)).isTrue();
+		CompletableFuture<Boolean> onThread = CompletableFuture.supplyAsync(() -> gate.enter(TimeUnit.SECONDS.toNanos(10)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> gate.waiting() == 1);
+		CompletableFuture<Boolean> later = gate.enterLater(TimeUnit.SECONDS.toNanos(10));
+		CompletableFuture<Boolean> third = gate.enterLater(TimeUnit.SECONDS.toNanos(10));
+		assertThat(gate.waiting()).isEqualTo(3);
+		assertThat(gate.enterLater(TimeUnit.SECONDS.toNanos(10))).as("a fourth without a thread")
+			.isCompletedWithValue(false);
+		long before = System.nanoTime();
+		assertThat(gate.enter(TimeUnit.SECONDS.toNanos(10))).as("a fourth on its thread").isFalse();
+		assertThat(System.nanoTime() - before).as("not held for its wait").isLessThan(TimeUnit.SECONDS.toNanos(5));
+		assertThat(gate.waiting()).isEqualTo(3);
+		gate.leave(System.nanoTime());
+		assertThat(later).isCompletedWithValue(true);
+		gate.leave(System.nanoTime());
+		assertThat(third).isCompletedWithValue(true);
+		gate.leave(System.nanoTime());
+		assertThat(onThread).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(true);
+		assertThat(gate.waiting()).isZero();
+	}
+
 	private static CheapAnswerTurns gate(int permits) {
 		return new CheapAnswerTurns(permits, TimeUnit.SECONDS.toNanos(30));
 	}
