@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 source benchmarks/lib.sh
 
 if [[ ${1:-} != --no-build ]]; then
-	./mvnw -q -B -ntp -pl sample-app,benchmarks -am package -DskipTests
+	package_modules sample-app,benchmarks
 fi
 JAR=sample-app/target/sample-app.jar
 WORK=$(mktemp -d)

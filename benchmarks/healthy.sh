@@ -32,7 +32,7 @@ done
 ensure_command wrk wrk
 ensure_command curl curl
 if ((BUILD)); then
-	./mvnw -q -B -ntp -pl sample-app,sample-reactive -am package -DskipTests
+	package_modules sample-app,sample-reactive
 fi
 PLATFORM_JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 VIRTUAL_JAVA=

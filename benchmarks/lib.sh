@@ -23,6 +23,14 @@ replace_section() { # file name content_file
 	mv "$tmp" "$file"
 }
 
+# Package the given modules with what is on disk now. The samples' executable jars are removed
+# first, so that each is made anew: once a package run left the WebFlux sample's jar with the
+# starter of a build three hours older, and a benchmark measured that.
+package_modules() { # modules (Maven -pl list)
+	rm -f sample-app/target/sample-app.jar sample-reactive/target/sample-reactive.jar
+	./mvnw -q -B -ntp -pl "$1" -am package -DskipTests
+}
+
 # The 1-minute load average.
 load_average() {
 	cut -d' ' -f1 /proc/loadavg

@@ -116,7 +116,7 @@ elif ((BLOCKS < 2)); then
 	echo "warning: with $BLOCKS block the interval over blocks cannot be computed" >&2
 fi
 if ((BUILD)); then
-	./mvnw -q -B -pl sample-app -am package -DskipTests
+	package_modules sample-app
 fi
 JAR=sample-app/target/sample-app.jar
 RESULTS=benchmarks/results

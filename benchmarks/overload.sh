@@ -128,7 +128,7 @@ CLIENT_JAVA=${VIRTUAL_JAVA:-$PLATFORM_JAVA}
 
 ensure_command curl curl
 if ((BUILD)); then
-	./mvnw -q -B -ntp -pl sample-app,sample-reactive,benchmarks -am package -DskipTests
+	package_modules sample-app,sample-reactive,benchmarks
 fi
 RAW_CLIENT=("$CLIENT_JAVA" -Xms256m -Xmx256m -cp benchmarks/target/benchmarks.jar dev.degradation.benchmarks.OverloadClient)
 AUTOCANNON_VERSION=8.0.0

@@ -30,12 +30,12 @@ LOAD_ARGS=(--no-build ${LOAD_BLOCKS:+--blocks "$LOAD_BLOCKS"} ${LOAD_ROUNDS:+--r
 ensure_command jq jq
 
 if [[ $MODE == --load-only ]]; then
-	./mvnw -q -B -pl sample-app -am package -DskipTests
+	package_modules sample-app
 	wait_for_quiet_machine 1200
 	# load.sh replaces its own lines (load.*) in run.properties and leaves the JMH ones.
 	benchmarks/load.sh "${LOAD_ARGS[@]}"
 elif [[ $MODE != --render-only ]]; then
-	./mvnw -q -B -pl benchmarks,sample-app -am package -DskipTests
+	package_modules benchmarks,sample-app
 	wait_for_quiet_machine 1200
 	# The load test's own lines (load.*) survive a run that skips it.
 	kept=$( [[ $MODE == --skip-load ]] && grep '^load\.' "$RESULTS/run.properties" || true)
