@@ -94,9 +94,7 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 		// Either the time or a freed place wins, never both (a place handed over as the time ran out
 		// is given back). A client that leaves cancels the future, which counts the request as
 		// refused; a place it had just been handed is discarded and given back.
-		return Mono.fromFuture(wait.awaitWithoutThread())
-			.publishOn(Schedulers.parallel())
-			.doOnDiscard(Admitted.class, Admitted::onIgnore)
+		return HandedOver.on(wait.awaitWithoutThread(), Schedulers.parallel(), Admitted::onIgnore)
 			.map(Optional::of)
 			.defaultIfEmpty(Optional.empty())
 			.flatMap((Optional<Admitted> admitted) -> then.then(admitted.orElse(null)));
@@ -110,14 +108,11 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 			return then.then(turn.join());
 		}
 		// A turn handed to an exchange whose client left as it came is given back.
-		return Mono.fromFuture(turn)
-			.publishOn(Schedulers.parallel())
-			.doOnDiscard(Boolean.class, (taken) -> {
-				if (taken) {
-					turns.leave(System.nanoTime());
-				}
-			})
-			.flatMap(then::then);
+		return HandedOver.on(turn, Schedulers.parallel(), (taken) -> {
+			if (taken) {
+				turns.leave(System.nanoTime());
+			}
+		}).flatMap(then::then);
 	}
 
 	@Override
