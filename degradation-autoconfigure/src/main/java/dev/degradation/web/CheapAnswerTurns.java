@@ -26,8 +26,9 @@ import org.jspecify.annotations.Nullable;
  * Half the cores, at least one, write such answers at once; the others wait their turn, first
  * come first served, at most {@link #MAX_WAIT_NANOS} and never past the caller's deadline, and
  * are then answered anyway; past {@link #MAX_WAITING} waiting, an answer goes out at once. Only
- * answers that fit a socket's send buffer take a turn, so that a slow reader cannot hold one. The servlet stack waits on its request thread ({@link #enter}); the
- * reactive stack waits without a thread ({@link #enterLater}); both share one set of turns.
+ * answers that fit a socket's send buffer take a turn, so that a slow reader cannot hold one. The
+ * servlet stack waits on its request thread ({@link #enter}); the reactive stack waits without a
+ * thread ({@link #enterLater}); both share one set of turns.
  *
  * <p>Turns are taken only while someone waits for the CPU's work: while admitted requests are
  * served or wait for a place, and for {@link #HOLD_NANOS} after the last of them. With no such

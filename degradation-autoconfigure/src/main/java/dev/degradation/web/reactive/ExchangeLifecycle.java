@@ -93,7 +93,7 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 	protected Mono<Void> await(Decision.Wait wait, Step<@Nullable Admitted, Mono<Void>, RuntimeException> then) {
 		// Either the time or a freed place wins, never both (a place handed over as the time ran out
 		// is given back). A client that leaves cancels the future, which counts the request as
-		// refused; a place it had just been handed is discarded and given back.
+		// refused; a place it had just been handed is given back (HandedOver).
 		return HandedOver.on(wait.awaitWithoutThread(), Schedulers.parallel(), Admitted::onIgnore)
 			.map(Optional::of)
 			.defaultIfEmpty(Optional.empty())

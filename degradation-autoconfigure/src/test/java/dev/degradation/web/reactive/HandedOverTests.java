@@ -32,8 +32,7 @@ class HandedOverTests {
 	@Test
 	void aTurnHandedOverAsItsClientLeavesIsGivenBackOnce() {
 		CompletableFuture<String> turn = new CompletableFuture<>();
-		Disposable exchange = HandedOver.on(turn, this.scheduler, (value) -> this.givenBack.incrementAndGet())
-			.subscribe(this.used::add);
+		Disposable exchange = waitFor(turn);
 		turn.complete("turn");
 		exchange.dispose();
 		runScheduled();
@@ -44,8 +43,7 @@ class HandedOverTests {
 	@Test
 	void aClientThatLeavesBeforeTheHandOverCancelsItsWait() {
 		CompletableFuture<String> turn = new CompletableFuture<>();
-		Disposable exchange = HandedOver.on(turn, this.scheduler, (value) -> this.givenBack.incrementAndGet())
-			.subscribe(this.used::add);
+		Disposable exchange = waitFor(turn);
 		exchange.dispose();
 		assertThat(turn.complete("turn")).as("nothing can be handed to it any more").isFalse();
 		runScheduled();
@@ -56,8 +54,7 @@ class HandedOverTests {
 	@Test
 	void whatTheExchangeHasIsNotGivenBackWhenItsClientLeavesLater() {
 		CompletableFuture<String> turn = new CompletableFuture<>();
-		Disposable exchange = HandedOver.on(turn, this.scheduler, (value) -> this.givenBack.incrementAndGet())
-			.subscribe(this.used::add);
+		Disposable exchange = waitFor(turn);
 		turn.complete("turn");
 		runScheduled();
 		exchange.dispose();
@@ -68,13 +65,18 @@ class HandedOverTests {
 	@Test
 	void nothingHandedOverIsNothingToGiveBack() {
 		CompletableFuture<String> place = new CompletableFuture<>();
-		Disposable exchange = HandedOver.on(place, this.scheduler, (value) -> this.givenBack.incrementAndGet())
-			.subscribe(this.used::add);
+		Disposable exchange = waitFor(place);
 		place.complete(null);
 		exchange.dispose();
 		runScheduled();
 		assertThat(this.used).isEmpty();
 		assertThat(this.givenBack).hasValue(0);
+	}
+
+	/** An exchange that waits for what the future hands over and keeps it, or gives it back. */
+	private Disposable waitFor(CompletableFuture<String> handedOver) {
+		return HandedOver.on(handedOver, this.scheduler, (value) -> this.givenBack.incrementAndGet())
+			.subscribe(this.used::add);
 	}
 
 	private void runScheduled() {
