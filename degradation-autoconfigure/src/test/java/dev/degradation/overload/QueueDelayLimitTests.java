@@ -90,6 +90,20 @@ class QueueDelayLimitTests {
 	}
 
 	@Test
+	void callersFewerThanHalfTheLimitAreNeverRefusedThoughTheyWaitForEachOther() {
+		// Three callers in a closed loop on one connection, the limit at its start: each request
+		// waits for the two others, a queue the limit could only tell from a service that is
+		// merely slow by cutting, that is by refusing. A limit not half used is not judged, so
+		// that a healthy service whose latency varies is never refused: the price is this queue.
+		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS);
+		service.callers = 3;
+		service.run(20 * SECOND);
+		assertThat(service.lowestLimit).as(service.toString()).isGreaterThanOrEqualTo(3);
+		assertThat(service.quantile(0.50)).as(service.toString())
+			.isBetween(5 * SERVICE_NANOS / 2, 7 * SERVICE_NANOS / 2);
+	}
+
+	@Test
 	void aServiceThatBecomesSlowerForGoodIsMeasuredAnewWithinTwoEpochs() {
 		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS).run(10 * SECOND);
 		service.serviceNanos = 5 * SERVICE_NANOS;
@@ -240,7 +254,8 @@ class QueueDelayLimitTests {
 	/**
 	 * A service of {@code connections} connections, first come first served, each holding a
 	 * request for the service time (give or take a quarter, so that the connections do not keep
-	 * step), whose every free place under the limit is taken at once.
+	 * step), whose every free place under the limit is taken at once (by one of its callers, when
+	 * they are counted).
 	 * Records the latencies and the limit's range over the last half of each run.
 	 */
 	private static final class Saturated {
@@ -275,6 +290,9 @@ class QueueDelayLimitTests {
 		long coldUntil;
 
 		int coldFactor = 1;
+
+		/** How many callers send a request the moment they have an answer; unbounded by default. */
+		int callers = Integer.MAX_VALUE;
 
 		/** The kind the service's requests are sampled as. */
 		String kind;
@@ -345,7 +363,7 @@ class QueueDelayLimitTests {
 		}
 
 		private void admit() {
-			while (this.inflight < this.limit.getLimit()) {
+			while (this.inflight < Math.min(this.limit.getLimit(), this.callers)) {
 				this.inflight++;
 				long[] request = { this.now, this.inflight, 0 };
 				if (this.holding.size() < this.connections) {
