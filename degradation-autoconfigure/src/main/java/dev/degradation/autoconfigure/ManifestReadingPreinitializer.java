@@ -16,7 +16,10 @@ import dev.degradation.manifest.ManifestLoader;
  *
  * <p>Nothing read here is kept: the application's manifest is still read once, from its own file,
  * and a problem in it still stops the start. A failure here is ignored, since it can only make the
- * main thread load the same classes itself.
+ * main thread load the same classes itself. It runs before the application's properties are
+ * known, so also where {@code degradation.enabled} is false; Spring Boot's system property
+ * {@code spring.backgroundpreinitializer.ignore} turns it off with Boot's own warm-ups, and Boot
+ * runs none on a single CPU or in a native image.
  */
 final class ManifestReadingPreinitializer implements BackgroundPreinitializer {
 
