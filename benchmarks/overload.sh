@@ -160,6 +160,7 @@ start_app() { # name java jar args...
 	shift 3
 	"$java" "${JVM_FLAGS[@]}" -jar "$jar" --server.address=127.0.0.1 --server.port=0 \
 		--degradation.probes.enabled=false --sample.capacity.connections="$CONNECTIONS" \
+		${OVERLOAD_TRACE:+--management.endpoints.web.exposure.include=health,degradation,prometheus,metrics} \
 		--sample.peer.bulkhead-size="$BULKHEAD_SIZE" "$@" >"$WORK/$name.log" 2>&1 &
 	PID=$!
 	for _ in $(seq 1 240); do
@@ -205,6 +206,17 @@ capacity() { # field: completed or working
 		echo "its log and threads: $RESULTS/overload-failed-*" >&2
 	fi
 	exit 1
+}
+
+# With OVERLOAD_TRACE set, the adaptive limit and the requests in flight, every 250 ms of a
+# starter's scenario, to stderr: what the limit did, for finding why a latency is what it is.
+trace_limit() {
+	local limit inflight
+	while sleep 0.25; do
+		limit=$(curl -s -m 1 "http://127.0.0.1:$PORT/actuator/metrics/degradation.overload.limit" | grep -oE '"value":[0-9.]+' | cut -d: -f2)
+		inflight=$(curl -s -m 1 "http://127.0.0.1:$PORT/actuator/metrics/degradation.overload.inflight" | grep -oE '"value":[0-9.]+' | cut -d: -f2)
+		echo "${limit%.0}/${inflight%.0}"
+	done
 }
 
 cpu_ticks() { # user + system time of the server, in clock ticks
@@ -278,7 +290,17 @@ for threads in "${THREADS[@]}"; do
 			read -r -a command <<<"$(client_command "$client")"
 			before=$(capacity completed)
 			ticks_before=$(cpu_ticks)
+			tracer=""
+			if [[ -n ${OVERLOAD_TRACE:-} && $config == starter* ]]; then
+				trace_limit >"$WORK/trace.txt" &
+				tracer=$!
+			fi
 			"${command[@]}" "http://127.0.0.1:$PORT" "$RUN_SECONDS" "$DEADLINE_MS" "${args[@]}" >"$WORK/run.tsv"
+			if [[ -n $tracer ]]; then
+				kill "$tracer" 2>/dev/null || true
+				wait "$tracer" 2>/dev/null || true
+				echo "$client $threads $config $name: limit / in flight every 250 ms: $(tr '\n' ' ' <"$WORK/trace.txt")" >&2
+			fi
 			server_cpu=$(awk -v a="$ticks_before" -v b="$(cpu_ticks)" -v t="$TICKS" 'BEGIN { printf "%.2f", (b - a) / t }')
 			completed=$(($(capacity completed) - before))
 			client_cpu=$(awk -F'\t' '$1 == "client_cpu_seconds" { print $2 }' "$WORK/run.tsv")

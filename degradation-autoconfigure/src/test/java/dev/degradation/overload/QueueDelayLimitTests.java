@@ -244,6 +244,35 @@ class QueueDelayLimitTests {
 	}
 
 	@Test
+	void aRetryStormWhosePlacesAreTakenAsCallersComeBackKeepsEightConnectionsBusyWithoutAQueue() {
+		// 200 callers that retry at once, each refusal taking up to 60 ms (its turn): a free place
+		// is taken when a caller comes back, not the moment it frees, so the requests in flight
+		// rise and fall, and the luckiest request of an interval may have found a connection free
+		// though most waited. What the limit keeps of a queue must still stay small.
+		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS);
+		service.stormCallers = 200;
+		service.refusalNanos = TimeUnit.MILLISECONDS.toNanos(30);
+		service.run(20 * SECOND);
+		assertThat(service.lowestLimit).as(service.toString()).isGreaterThanOrEqualTo(8);
+		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(24);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * SERVICE_NANOS);
+		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * SERVICE_NANOS);
+		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(8 * 49.0);
+	}
+
+	@Test
+	void aRetryStormWhosePlacesAreTakenAsCallersComeBackKeepsOneConnectionAtOneOrTwo() {
+		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS);
+		service.stormCallers = 200;
+		service.refusalNanos = TimeUnit.MILLISECONDS.toNanos(30);
+		service.run(20 * SECOND);
+		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(2);
+		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS * 11 / 10);
+		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * SERVICE_NANOS);
+		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(49.0);
+	}
+
+	@Test
 	void aDroppedRequestHalvesTheLimit() {
 		QueueDelayLimit limit = new QueueDelayLimit();
 		limit.onSample(0, SERVICE_NANOS, 20, false);
@@ -255,7 +284,7 @@ class QueueDelayLimitTests {
 	 * A service of {@code connections} connections, first come first served, each holding a
 	 * request for the service time (give or take a quarter, so that the connections do not keep
 	 * step), whose every free place under the limit is taken at once (by one of its callers, when
-	 * they are counted).
+	 * they are counted), or, in a retry storm, by the next of its callers to come back.
 	 * Records the latencies and the limit's range over the last half of each run.
 	 */
 	private static final class Saturated {
@@ -293,6 +322,18 @@ class QueueDelayLimitTests {
 
 		/** How many callers send a request the moment they have an answer; unbounded by default. */
 		int callers = Integer.MAX_VALUE;
+
+		/**
+		 * Callers of a retry storm, or 0 for none: each sends its next request the moment it has
+		 * an answer, and a caller refused comes back after its refusal's wait, so that the places
+		 * under the limit are not all taken at once but as callers come back.
+		 */
+		int stormCallers;
+
+		/** How long a refused storm caller takes to come back: from none to twice this. */
+		long refusalNanos;
+
+		private final PriorityQueue<Long> arrivals = new PriorityQueue<>();
 
 		/** The kind the service's requests are sampled as. */
 		String kind;
@@ -335,8 +376,29 @@ class QueueDelayLimitTests {
 			this.latencies.clear();
 			this.lowestLimit = Integer.MAX_VALUE;
 			this.highestLimit = 0;
-			admit();
+			if (this.stormCallers > 0 && this.arrivals.isEmpty() && this.holding.isEmpty()) {
+				for (int i = 0; i < this.stormCallers; i++) {
+					this.arrivals.add(this.now + i * 1000L);
+				}
+			}
+			else if (this.stormCallers == 0) {
+				admit();
+			}
 			while (this.now < end) {
+				Long arrival = this.arrivals.peek();
+				long[] first = this.holding.peek();
+				if (arrival != null && (first == null || arrival <= first[2])) {
+					this.arrivals.poll();
+					this.now = arrival;
+					if (this.inflight < this.limit.getLimit()) {
+						start();
+					}
+					else {
+						// At least a microsecond: a caller refused comes back later, never at the same instant.
+						this.arrivals.add(this.now + Math.max(1000, (long) (this.random.nextDouble() * 2 * this.refusalNanos)));
+					}
+					continue;
+				}
 				// {start, inflight at start, end of its hold}
 				long[] done = this.holding.poll();
 				this.now = done[2];
@@ -357,22 +419,31 @@ class QueueDelayLimitTests {
 					next[2] = this.now + service();
 					this.holding.add(next);
 				}
-				admit();
+				if (this.stormCallers > 0) {
+					this.arrivals.add(this.now);
+				}
+				else {
+					admit();
+				}
 			}
 			return this;
 		}
 
 		private void admit() {
 			while (this.inflight < Math.min(this.limit.getLimit(), this.callers)) {
-				this.inflight++;
-				long[] request = { this.now, this.inflight, 0 };
-				if (this.holding.size() < this.connections) {
-					request[2] = this.now + service();
-					this.holding.add(request);
-				}
-				else {
-					this.waiting.add(request);
-				}
+				start();
+			}
+		}
+
+		private void start() {
+			this.inflight++;
+			long[] request = { this.now, this.inflight, 0 };
+			if (this.holding.size() < this.connections) {
+				request[2] = this.now + service();
+				this.holding.add(request);
+			}
+			else {
+				this.waiting.add(request);
 			}
 		}
 
