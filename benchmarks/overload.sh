@@ -46,6 +46,8 @@
 #                               [--clients "raw autocannon"] [--connections N] [--table-only]
 # (--connections gives the checkout a pool of N connections, N times the capacity; 1 by default.)
 # (--table-only writes the tables again from benchmarks/results/overload.tsv, with the same options.)
+# (OVERLOAD_TRACE=1 also prints the starter's limit and requests in flight every 250 ms of each of
+# its scenarios; the polling costs the server a few requests a second, so tables run without it.)
 # (--threads is the older name of --models; --scenarios keeps the scenarios whose name matches.)
 # Writes benchmarks/results/overload.tsv and the generated section 'results' of docs/overload.md
 # (with --connections N: overload-pool-N.tsv and the section 'results-pool-N').
