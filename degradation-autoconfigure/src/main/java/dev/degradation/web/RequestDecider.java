@@ -1,7 +1,10 @@
 package dev.degradation.web;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -81,6 +84,11 @@ public final class RequestDecider {
 
 	private final @Nullable PathPattern reserved;
 
+	/** The Actuator's paths outside its base path, read once they are known ({@link #reserve}). */
+	private volatile Supplier<? extends Collection<String>> reservedElsewhere = List::of;
+
+	private volatile PathPattern @Nullable [] reservedElsewherePatterns;
+
 	private final @Nullable OverloadSignal overload;
 
 	private final String deadlineHeader;
@@ -126,6 +134,19 @@ public final class RequestDecider {
 		this.overload = overload;
 		this.deadlineHeader = deadlineHeader;
 		this.maxDeadline = maxDeadline;
+	}
+
+	/**
+	 * Never shed nor refuse the Actuator's paths that lie outside its base path on the
+	 * application's port: every endpoint's path when the base path is the application's root
+	 * ({@code management.endpoints.web.base-path=/}), and the additional paths of its health
+	 * groups ({@code /livez}, {@code /readyz}), which an orchestrator probes. Read at the first
+	 * request, when the endpoints are known.
+	 * @param paths the paths, each reserved with everything under it
+	 */
+	public void reserve(Supplier<? extends Collection<String>> paths) {
+		this.reservedElsewhere = paths;
+		this.reservedElsewherePatterns = null;
 	}
 
 	/**
@@ -236,7 +257,7 @@ public final class RequestDecider {
 				|| contentType.regionMatches(true, 0, "multipart/", 0, 10))) {
 			return false;
 		}
-		return this.reserved == null || !this.reserved.matches(request.pathWithinApplication());
+		return !reserved(request.pathWithinApplication());
 	}
 
 	/**
@@ -338,7 +359,7 @@ public final class RequestDecider {
 		OverloadSignal.Active admission = (this.overload != null) ? this.overload.active() : null;
 		if (admission != null) {
 			PathContainer path = request.pathWithinApplication();
-			boolean reserved = this.reserved != null && this.reserved.matches(path);
+			boolean reserved = reserved(path);
 			ShedRoute route = reserved ? null : find(this.tables.of(state.manifest()), request.method(), path);
 			long deadline = deadline(request);
 			if (route != null) {
@@ -575,7 +596,31 @@ public final class RequestDecider {
 		if (route == null) {
 			return null;
 		}
-		return (this.reserved != null && this.reserved.matches(path)) ? null : route;
+		return reserved(path) ? null : route;
+	}
+
+	/** Whether a path is the Actuator's: never shed nor refused. */
+	private boolean reserved(PathContainer path) {
+		if (this.reserved != null && this.reserved.matches(path)) {
+			return true;
+		}
+		PathPattern[] elsewhere = this.reservedElsewherePatterns;
+		if (elsewhere == null) {
+			elsewhere = this.reservedElsewhere.get()
+				.stream()
+				// The root itself would reserve every path.
+				.filter((reserved) -> !reserved.isEmpty() && !reserved.equals("/"))
+				.map((reserved) -> PathPatternParser.defaultInstance
+					.parse((reserved.endsWith("/") ? reserved : reserved + "/") + "**"))
+				.toArray(PathPattern[]::new);
+			this.reservedElsewherePatterns = elsewhere;
+		}
+		for (PathPattern pattern : elsewhere) {
+			if (pattern.matches(path)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static @Nullable ShedRoute find(@Nullable RouteTable table, String method, PathContainer path) {
