@@ -354,6 +354,17 @@ public final class RequestDecider {
 	 * @return the decision
 	 */
 	public Decision decide(RequestView request) {
+		return decide(request, 0);
+	}
+
+	/**
+	 * Decide what becomes of a request whose caller has already waited a while since it arrived
+	 * (for its body, read before the decision), at once: nothing here parks a thread.
+	 * @param request the request
+	 * @param waitedNanos how long ago the request arrived, taken off its caller's deadline
+	 * @return the decision
+	 */
+	public Decision decide(RequestView request, long waitedNanos) {
 		DegradationState state = this.engine.state();
 		RequestSimulation simulation = simulation(request, state);
 		OverloadSignal.Active admission = (this.overload != null) ? this.overload.active() : null;
@@ -361,7 +372,7 @@ public final class RequestDecider {
 			PathContainer path = request.pathWithinApplication();
 			boolean reserved = reserved(path);
 			ShedRoute route = reserved ? null : find(this.tables.of(state.manifest()), request.method(), path);
-			long deadline = deadline(request);
+			long deadline = deadline(request, waitedNanos);
 			if (route != null) {
 				Decision.Shed shed = shed(state, route, simulation, deadline);
 				if (shed != null) {
@@ -374,7 +385,7 @@ public final class RequestDecider {
 		ShedRoute route = null;
 		if (state.shedsAnything() || simulation != null) {
 			route = route(request, this.tables.of(state.manifest()));
-			Decision.Shed shed = (route != null) ? shed(state, route, simulation, deadline(request)) : null;
+			Decision.Shed shed = (route != null) ? shed(state, route, simulation, deadline(request, waitedNanos)) : null;
 			if (shed != null) {
 				return shed;
 			}
@@ -580,6 +591,15 @@ public final class RequestDecider {
 
 	private long deadline(RequestView request) {
 		return Deadline.remainingNanos(request.header(this.deadlineHeader), this.maxDeadline);
+	}
+
+	/** The caller's deadline less the time it already waited: passed when that is all of it. */
+	private long deadline(RequestView request, long waitedNanos) {
+		long deadline = deadline(request);
+		if (deadline <= 0 || waitedNanos <= 0) {
+			return deadline;
+		}
+		return Math.max(Deadline.PASSED, deadline - waitedNanos);
 	}
 
 	private @Nullable ShedRoute route(RequestView request, @Nullable RouteTable table) {
