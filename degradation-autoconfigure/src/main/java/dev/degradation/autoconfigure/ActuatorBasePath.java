@@ -1,5 +1,7 @@
 package dev.degradation.autoconfigure;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -8,21 +10,39 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * The Actuator's base path, where no route may be and which no request decision sheds or refuses,
- * as Boot's {@code WebEndpointProperties} binds {@code management.endpoints.web.base-path}. A type
- * of its own so that the core auto-configuration takes it without naming the Actuator's classes,
- * which an application without the Actuator does not have; read at each use, as a configuration
- * refresh may rebind it.
+ * as Boot's {@code WebEndpointProperties} binds {@code management.endpoints.web.base-path}, and
+ * the Actuator's paths on the application's port outside it (every endpoint's when the base path
+ * is the root, the health groups' additional paths), which no decision sheds or refuses either. A
+ * type of its own so that the core auto-configuration takes it without naming the Actuator's
+ * classes, which an application without the Actuator does not have; read at each use, as a
+ * configuration refresh may rebind it.
  */
 final class ActuatorBasePath {
 
 	private final Supplier<String> basePath;
 
+	private final Supplier<Collection<String>> elsewhere;
+
 	ActuatorBasePath(Supplier<String> basePath) {
+		this(basePath, List::of);
+	}
+
+	ActuatorBasePath(Supplier<String> basePath, Supplier<Collection<String>> elsewhere) {
 		this.basePath = basePath;
+		this.elsewhere = elsewhere;
 	}
 
 	String get() {
 		return this.basePath.get();
+	}
+
+	/**
+	 * Return the Actuator's paths on the application's port outside its base path, once the
+	 * endpoints are known.
+	 * @return the paths
+	 */
+	Collection<String> elsewhere() {
+		return this.elsewhere.get();
 	}
 
 	/**

@@ -1,15 +1,21 @@
 package dev.degradation.autoconfigure;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.boot.actuate.endpoint.web.WebServerNamespace;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -228,8 +234,31 @@ public final class DegradationAutoConfiguration {
 
 			@Bean
 			@ConditionalOnMissingBean
-			ActuatorBasePath degradationActuatorBasePath(WebEndpointProperties properties) {
-				return new ActuatorBasePath(properties::getBasePath);
+			ActuatorBasePath degradationActuatorBasePath(WebEndpointProperties properties,
+					ObjectProvider<PathMappedEndpoints> endpoints, Environment environment) {
+				return new ActuatorBasePath(properties::getBasePath,
+						() -> actuatorPathsElsewhere(properties, endpoints.getIfAvailable(), environment));
+			}
+
+			/**
+			 * The Actuator's paths on the application's port outside its base path: every
+			 * endpoint's when the base path is the root of the same port, and the additional paths
+			 * its health groups take on the application's server ({@code /livez}, {@code /readyz}),
+			 * which an orchestrator probes under load too.
+			 */
+			static Collection<String> actuatorPathsElsewhere(WebEndpointProperties properties,
+					@Nullable PathMappedEndpoints endpoints, Environment environment) {
+				if (endpoints == null) {
+					return List.of();
+				}
+				List<String> paths = new ArrayList<>();
+				String basePath = properties.getBasePath();
+				if ((basePath.isEmpty() || basePath.equals("/"))
+						&& ManagementPortType.get(environment) == ManagementPortType.SAME) {
+					paths.addAll(endpoints.getAllPaths());
+				}
+				endpoints.stream().forEach((endpoint) -> paths.addAll(endpoint.getAdditionalPaths(WebServerNamespace.SERVER)));
+				return paths;
 			}
 
 		}
@@ -353,6 +382,10 @@ public final class DegradationAutoConfiguration {
 				ObjectProvider<ActuatorBasePath> actuatorBasePath, ObjectProvider<OverloadSignal> overload) {
 			RequestDecider decider = new RequestDecider(engine, routes, ActuatorBasePath.of(actuatorBasePath),
 					overload.getIfUnique(), properties.getDeadline().getHeader(), properties.getDeadline().getMax());
+			ActuatorBasePath actuator = actuatorBasePath.getIfAvailable();
+			if (actuator != null) {
+				decider.reserve(actuator::elsewhere);
+			}
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);
 			decider.setBodyLimits(properties.getBody().getTimeout(), properties.getBody().getReadAhead().toBytes());

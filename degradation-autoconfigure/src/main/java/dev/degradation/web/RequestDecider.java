@@ -1,7 +1,10 @@
 package dev.degradation.web;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -81,6 +84,11 @@ public final class RequestDecider {
 
 	private final @Nullable PathPattern reserved;
 
+	/** The Actuator's paths outside its base path, read once they are known ({@link #reserve}). */
+	private volatile Supplier<? extends Collection<String>> reservedElsewhere = List::of;
+
+	private volatile PathPattern @Nullable [] reservedElsewherePatterns;
+
 	private final @Nullable OverloadSignal overload;
 
 	private final String deadlineHeader;
@@ -126,6 +134,19 @@ public final class RequestDecider {
 		this.overload = overload;
 		this.deadlineHeader = deadlineHeader;
 		this.maxDeadline = maxDeadline;
+	}
+
+	/**
+	 * Never shed nor refuse the Actuator's paths that lie outside its base path on the
+	 * application's port: every endpoint's path when the base path is the application's root
+	 * ({@code management.endpoints.web.base-path=/}), and the additional paths of its health
+	 * groups ({@code /livez}, {@code /readyz}), which an orchestrator probes. Read at the first
+	 * request, when the endpoints are known.
+	 * @param paths the paths, each reserved with everything under it
+	 */
+	public void reserve(Supplier<? extends Collection<String>> paths) {
+		this.reservedElsewhere = paths;
+		this.reservedElsewherePatterns = null;
 	}
 
 	/**
@@ -236,7 +257,7 @@ public final class RequestDecider {
 				|| contentType.regionMatches(true, 0, "multipart/", 0, 10))) {
 			return false;
 		}
-		return this.reserved == null || !this.reserved.matches(request.pathWithinApplication());
+		return !reserved(request.pathWithinApplication());
 	}
 
 	/**
@@ -333,14 +354,25 @@ public final class RequestDecider {
 	 * @return the decision
 	 */
 	public Decision decide(RequestView request) {
+		return decide(request, 0);
+	}
+
+	/**
+	 * Decide what becomes of a request whose caller has already waited a while since it arrived
+	 * (for its body, read before the decision), at once: nothing here parks a thread.
+	 * @param request the request
+	 * @param waitedNanos how long ago the request arrived, taken off its caller's deadline
+	 * @return the decision
+	 */
+	public Decision decide(RequestView request, long waitedNanos) {
 		DegradationState state = this.engine.state();
 		RequestSimulation simulation = simulation(request, state);
 		OverloadSignal.Active admission = (this.overload != null) ? this.overload.active() : null;
 		if (admission != null) {
 			PathContainer path = request.pathWithinApplication();
-			boolean reserved = this.reserved != null && this.reserved.matches(path);
+			boolean reserved = reserved(path);
 			ShedRoute route = reserved ? null : find(this.tables.of(state.manifest()), request.method(), path);
-			long deadline = deadline(request);
+			long deadline = deadline(request, waitedNanos);
 			if (route != null) {
 				Decision.Shed shed = shed(state, route, simulation, deadline);
 				if (shed != null) {
@@ -353,7 +385,7 @@ public final class RequestDecider {
 		ShedRoute route = null;
 		if (state.shedsAnything() || simulation != null) {
 			route = route(request, this.tables.of(state.manifest()));
-			Decision.Shed shed = (route != null) ? shed(state, route, simulation, deadline(request)) : null;
+			Decision.Shed shed = (route != null) ? shed(state, route, simulation, deadline(request, waitedNanos)) : null;
 			if (shed != null) {
 				return shed;
 			}
@@ -561,6 +593,15 @@ public final class RequestDecider {
 		return Deadline.remainingNanos(request.header(this.deadlineHeader), this.maxDeadline);
 	}
 
+	/** The caller's deadline less the time it already waited: passed when that is all of it. */
+	private long deadline(RequestView request, long waitedNanos) {
+		long deadline = deadline(request);
+		if (deadline <= 0 || waitedNanos <= 0) {
+			return deadline;
+		}
+		return Math.max(Deadline.PASSED, deadline - waitedNanos);
+	}
+
 	private @Nullable ShedRoute route(RequestView request, @Nullable RouteTable table) {
 		if (table == null) {
 			return null;
@@ -575,7 +616,31 @@ public final class RequestDecider {
 		if (route == null) {
 			return null;
 		}
-		return (this.reserved != null && this.reserved.matches(path)) ? null : route;
+		return reserved(path) ? null : route;
+	}
+
+	/** Whether a path is the Actuator's: never shed nor refused. */
+	private boolean reserved(PathContainer path) {
+		if (this.reserved != null && this.reserved.matches(path)) {
+			return true;
+		}
+		PathPattern[] elsewhere = this.reservedElsewherePatterns;
+		if (elsewhere == null) {
+			elsewhere = this.reservedElsewhere.get()
+				.stream()
+				// The root itself would reserve every path.
+				.filter((reserved) -> !reserved.isEmpty() && !reserved.equals("/"))
+				.map((reserved) -> PathPatternParser.defaultInstance
+					.parse((reserved.endsWith("/") ? reserved : reserved + "/") + "**"))
+				.toArray(PathPattern[]::new);
+			this.reservedElsewherePatterns = elsewhere;
+		}
+		for (PathPattern pattern : elsewhere) {
+			if (pattern.matches(path)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static @Nullable ShedRoute find(@Nullable RouteTable table, String method, PathContainer path) {

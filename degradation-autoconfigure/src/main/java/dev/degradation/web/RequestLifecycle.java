@@ -103,17 +103,19 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		}
 		RequestView view = view();
 		if (this.decider.readsBodyFirst(view, contentLength(), contentType())) {
-			// A body that arrives slowly holds a thread or a buffer, never a place in admission.
+			// A body that arrives slowly holds a thread or a buffer, never a place in admission; the
+			// time it took is time its caller waited, taken off the caller's deadline.
+			long start = System.nanoTime();
 			return readBodyFirst(this.decider.bodyTimeoutNanos(view),
-					(arrived) -> arrived ? decide() : write(this.decider.bodyTooSlow()));
+					(arrived) -> arrived ? decide(System.nanoTime() - start) : write(this.decider.bodyTooSlow()));
 		}
-		return decide();
+		return decide(0);
 	}
 
-	private R decide() throws X {
+	private R decide(long waitedNanos) throws X {
 		Decision decision;
 		try {
-			decision = this.decider.decide(view());
+			decision = this.decider.decide(view(), waitedNanos);
 		}
 		finally {
 			viewRead();

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -28,6 +29,14 @@ import dev.degradation.manifest.Route;
  * {@code GET} answer stores; what it refuses is decided in {@link RouteCopies#offer}.
  */
 public final class StaleAnswers {
+
+	/**
+	 * The request headers an answer may vary by whose copy still serves every caller: CORS's
+	 * (they change only headers a copy does not replay) and {@code Accept-Encoding} (the server
+	 * compresses below the copy).
+	 */
+	private static final Set<String> REPLAY_INDEPENDENT = Set.of("origin", "access-control-request-method",
+			"access-control-request-headers", "accept-encoding");
 
 	/** What a copy costs besides its body and key: the entry, the copy, the content type. */
 	private static final int OVERHEAD_BYTES = 128;
@@ -242,7 +251,8 @@ public final class StaleAnswers {
 		/**
 		 * Keep a live answer if it is a complete good answer that another request may be given: a
 		 * {@code 2xx} that sets no cookie, is not {@code no-store}, is {@code private} only if the
-		 * route varies by a request header, and is not itself a degraded or partial answer.
+		 * route varies by a request header, varies by no request header the route does not vary
+		 * by, and is not itself a degraded or partial answer.
 		 * @param key the request's {@link #key(RequestView) key}
 		 * @param status the answer's status
 		 * @param headers the answer's headers, by name (any case) to their values
@@ -268,8 +278,31 @@ public final class StaleAnswers {
 					return;
 				}
 			}
+			if (!keyedByEveryVary(headers.apply("Vary"))) {
+				return;
+			}
 			List<String> contentType = headers.apply("Content-Type");
 			store(key, status, contentType.isEmpty() ? null : contentType.get(0), body);
+		}
+
+		/**
+		 * Whether the copies are keyed by every request header the answer says it varies by: an
+		 * answer that varies by another (an API key, a language) is one caller's, and kept under
+		 * a key without that header it would be served to every other caller. The headers a copy
+		 * does not depend on are no matter: CORS's, which change only headers a copy does not
+		 * replay, and {@code Accept-Encoding}, which the server's compression adds below the copy.
+		 */
+		private boolean keyedByEveryVary(List<String> vary) {
+			List<String> keyedBy = List.of(this.varyBy);
+			for (String value : vary) {
+				for (String name : value.split(",")) {
+					String header = name.strip().toLowerCase(Locale.ROOT);
+					if (!header.isEmpty() && !REPLAY_INDEPENDENT.contains(header) && !keyedBy.contains(header)) {
+						return false;
+					}
+				}
+			}
+			return true;
 		}
 
 		void store(String key, int status, @Nullable String contentType, byte[] body) {

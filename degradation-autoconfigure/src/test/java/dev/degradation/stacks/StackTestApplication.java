@@ -9,12 +9,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -127,6 +130,14 @@ class StackTestApplication {
 
 	}
 
+	/**
+	 * The fields of the form {@code /api/form} takes.
+	 * @param name the one field
+	 */
+	record FormFields(@Nullable String name) {
+
+	}
+
 	@RestController
 	static class StackController {
 
@@ -159,6 +170,12 @@ class StackTestApplication {
 		@PostMapping("/api/echo")
 		String echo(@RequestBody String body) {
 			return body;
+		}
+
+		/** A form's fields, bound as each stack binds a form: the server's parameters, the exchange's form data. */
+		@PostMapping(path = "/api/form", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+		String form(@ModelAttribute FormFields fields) {
+			return "form " + fields.name();
 		}
 
 		/** Work of its own for a little longer than a short deadline, on neither stack's threads. */

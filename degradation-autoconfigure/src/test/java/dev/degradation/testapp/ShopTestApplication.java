@@ -7,6 +7,7 @@ import java.util.Map;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -14,9 +15,11 @@ import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -95,9 +98,16 @@ public class ShopTestApplication {
 			return Map.of("handler", "featuredReviews", "source", "live");
 		}
 
+		/** One caller's own reviews when it names itself by an API key, which the answer varies by. */
 		@GetMapping("/api/catalog/{id}/reviews")
-		Map<String, Object> reviews(@PathVariable String id) {
-			return Map.of("handler", "reviews", "id", id, "source", "live");
+		ResponseEntity<Map<String, Object>> reviews(@PathVariable String id,
+				@RequestHeader(name = "X-Api-Key", required = false) @Nullable String apiKey) {
+			if (apiKey == null) {
+				return ResponseEntity.ok(Map.of("handler", "reviews", "id", id, "source", "live"));
+			}
+			return ResponseEntity.ok()
+				.varyBy("X-Api-Key")
+				.body(Map.of("handler", "reviews", "id", id, "source", "live", "for", apiKey));
 		}
 
 	}

@@ -131,6 +131,18 @@ class ReducedAnswersIntegrationTests {
 	}
 
 	@Test
+	void anAnswerThatVariesByAHeaderTheRouteDoesNotIsNeverServedToAnotherCaller() throws IOException {
+		// The answer says it is one caller's (Vary: X-Api-Key); its copy kept under the path alone
+		// was served to every caller of the path once the route was shed.
+		Response own = http().send("GET", "/api/catalog/41/reviews", "X-Api-Key: alice");
+		assertThat(own.body()).contains("\"for\":\"alice\"");
+		dependencyFails();
+		Response another = http().send("GET", "/api/catalog/41/reviews");
+		assertThat(another.body()).doesNotContain("alice").isEqualTo("<p>Reviews are unavailable just now.</p>");
+		assertThat(another.header("Age")).isNull();
+	}
+
+	@Test
 	void aRouteThatVariesByAuthorizationKeepsOneCopyPerCredential() throws IOException {
 		http().send("GET", "/api/catalog/featured/reviews", "Authorization: Bearer alice");
 		dependencyFails();

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +58,22 @@ class StaleAnswersTests {
 	}
 
 	@Test
+	void anAnswerThatVariesByAHeaderTheRouteIsNotKeyedByIsNotKept() {
+		StaleAnswers store = new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock);
+		StaleAnswers.RouteCopies copies = copies(store, 60, "accept-language");
+		copies.offer("/api/own", 200, varying("X-Api-Key"), body("{\"for\":\"alice\"}"));
+		copies.offer("/api/any", 200, varying("*"), body("[1]"));
+		copies.offer("/api/accept", 200, varying("Accept-Language, Accept"), body("[2]"));
+		assertThat(store.entries()).isZero();
+		// Headers a copy does not depend on, and those the route is keyed by, keep it.
+		copies.offer("/api/cors", 200, varying("Origin, Access-Control-Request-Method, Access-Control-Request-Headers"),
+				body("[3]"));
+		copies.offer("/api/gzip", 200, varying("accept-encoding"), body("[4]"));
+		copies.offer("/api/language", 200, varying("Accept-Language"), body("[5]"));
+		assertThat(store.entries()).isEqualTo(3);
+	}
+
+	@Test
 	void aCopyIsServedWithItsAgeUntilItIsOlderThanTheRouteAllowsThenDropped() {
 		StaleAnswers store = new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock);
 		StaleAnswers.RouteCopies copies = copies(store, 60);
@@ -104,6 +121,11 @@ class StaleAnswersTests {
 	private StaleAnswers.RouteCopies copies(StaleAnswers store, int maxStaleSeconds, String... varyBy) {
 		Fallback.Stale stale = new Fallback.Stale(maxStaleSeconds, List.of(varyBy), new Fallback.Unavailable(30));
 		return store.forRoute(new Route("enhanced", "GET", "/api/**", stale, List.of(), new Position(1, 1)), stale);
+	}
+
+	/** An answer's headers: only a {@code Vary}. */
+	private static Function<String, List<String>> varying(String vary) {
+		return (name) -> name.equalsIgnoreCase("Vary") ? List.of(vary) : List.of();
 	}
 
 	private static TestRequest get(String path) {

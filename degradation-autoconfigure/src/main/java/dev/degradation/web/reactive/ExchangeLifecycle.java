@@ -130,10 +130,7 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 			StaleAnswers.@Nullable RouteCopies copies, @Nullable String copyKey) {
 		ServerWebExchange received = this.exchange;
 		ServerWebExchange exchange = (admitted != null && TimeLimitedBody.mayHaveBody(received.getRequest()))
-				? received.mutate()
-					.request(new TimeLimitedBody(received.getRequest(), admitted, bodyTimeLimitNanos))
-					.build()
-				: received;
+				? TimeLimitedBody.bound(received, admitted, bodyTimeLimitNanos) : received;
 		this.exchange = exchange;
 		ServerHttpResponse response = exchange.getResponse();
 		Mono<Void> passed;

@@ -3,14 +3,25 @@ package dev.degradation.web.servlet;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.server.ResponseStatusException;
 
 import dev.degradation.overload.Admission.Admitted;
 
@@ -20,8 +31,23 @@ import dev.degradation.overload.Admission.Admitted;
  * waits. A read that blocks with nothing arriving is bounded by the container's own read timeout
  * (Tomcat's {@code connection-timeout}). The time spent waiting in a read is the caller's: it is
  * no part of the request's latency sample.
+ *
+ * <p>A form ({@code application/x-www-form-urlencoded}, posted with a declared length) is read
+ * here too, through the same bounded stream, when the application asks for a parameter: the
+ * container parses a form from its own stream, past any wrapper, so a form that trickled in held
+ * its place for as long as its caller liked. The container then keeps the query's parameters
+ * (it parses no body a wrapper read), and the form's follow them, as the container orders them.
  */
 final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
+
+	/**
+	 * The largest form read here: Tomcat's default {@code maxPostSize}. A larger or chunked form is
+	 * left to the container.
+	 */
+	static final int MAX_FORM_BYTES = 2 * 1024 * 1024;
+
+	/** The most parameters a form read here may have: Tomcat's default {@code maxParameterCount}. */
+	static final int MAX_FORM_PARAMETERS = 1000;
 
 	private final Admitted admitted;
 
@@ -30,6 +56,8 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	private @Nullable ServletInputStream input;
 
 	private @Nullable BufferedReader reader;
+
+	private @Nullable Map<String, String[]> parameters;
 
 	TimeLimitedBodyRequest(HttpServletRequest request, Admitted admitted, long limitNanos) {
 		super(request);
@@ -66,6 +94,87 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 			this.reader = reader;
 		}
 		return reader;
+	}
+
+	@Override
+	public @Nullable String getParameter(String name) {
+		String[] values = getParameterMap().get(name);
+		return (values != null && values.length > 0) ? values[0] : null;
+	}
+
+	@Override
+	public Map<String, String[]> getParameterMap() {
+		Map<String, String[]> parameters = this.parameters;
+		if (parameters == null) {
+			if (!postsForm()) {
+				return super.getParameterMap();
+			}
+			parameters = withForm();
+			this.parameters = parameters;
+		}
+		return parameters;
+	}
+
+	@Override
+	public Enumeration<String> getParameterNames() {
+		return Collections.enumeration(getParameterMap().keySet());
+	}
+
+	@Override
+	public String @Nullable [] getParameterValues(String name) {
+		String[] values = getParameterMap().get(name);
+		return (values != null) ? values.clone() : null;
+	}
+
+	private boolean postsForm() {
+		long length = getContentLengthLong();
+		String type = getContentType();
+		return length > 0 && length <= MAX_FORM_BYTES && "POST".equals(getMethod()) && type != null
+				&& type.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33);
+	}
+
+	/**
+	 * Read the form through the bounded stream, then the container's parameters (the query's,
+	 * or every one when something parsed the form before this request was admitted, which left
+	 * nothing to read here), and the form's after them.
+	 */
+	private Map<String, String[]> withForm() {
+		byte[] body;
+		try {
+			body = getInputStream().readNBytes((int) getContentLengthLong());
+		}
+		catch (BodyTooSlowException ex) {
+			throw new ResponseStatusException(HttpStatus.REQUEST_TIMEOUT, ex.getMessage(), ex);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		Map<String, List<String>> merged = new LinkedHashMap<>();
+		super.getParameterMap().forEach((name, values) -> merged.put(name, new ArrayList<>(List.of(values))));
+		String encoding = getCharacterEncoding();
+		Charset charset = (encoding != null) ? Charset.forName(encoding) : StandardCharsets.ISO_8859_1;
+		int count = 0;
+		for (String pair : new String(body, charset).split("&")) {
+			if (pair.isEmpty()) {
+				continue;
+			}
+			if (++count > MAX_FORM_PARAMETERS) {
+				throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+						"The form has more than " + MAX_FORM_PARAMETERS + " parameters");
+			}
+			int equals = pair.indexOf('=');
+			try {
+				String name = URLDecoder.decode((equals < 0) ? pair : pair.substring(0, equals), charset);
+				String value = (equals < 0) ? "" : URLDecoder.decode(pair.substring(equals + 1), charset);
+				merged.computeIfAbsent(name, (key) -> new ArrayList<>()).add(value);
+			}
+			catch (IllegalArgumentException ex) {
+				// A pair that does not decode is skipped, as the container skips it.
+			}
+		}
+		Map<String, String[]> parameters = new LinkedHashMap<>();
+		merged.forEach((name, values) -> parameters.put(name, values.toArray(String[]::new)));
+		return Collections.unmodifiableMap(parameters);
 	}
 
 	private void checkTime() throws IOException {

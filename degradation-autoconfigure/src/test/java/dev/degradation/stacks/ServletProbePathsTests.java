@@ -1,0 +1,37 @@
+package dev.degradation.stacks;
+
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The health probes' additional paths on the application's port on Spring MVC.
+ */
+@SpringBootTest(classes = StackTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=servlet", "management.endpoint.health.probes.enabled=true",
+				"management.endpoint.health.probes.add-additional-paths=true" })
+class ServletProbePathsTests extends ReachableControlsTests {
+
+	static final StackBehaviourTests.Fixture fixture = StackBehaviourTests.Fixture.start();
+
+	@DynamicPropertySource
+	static void dependencies(DynamicPropertyRegistry registry) {
+		fixture.register(registry);
+	}
+
+	@AfterAll
+	static void stop() {
+		fixture.close();
+	}
+
+	@Override
+	List<String> controls() {
+		return List.of("/livez", "/readyz", "/actuator/health");
+	}
+
+}
