@@ -15,14 +15,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingFilterBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.function.support.RouterFunctionMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
@@ -32,6 +35,7 @@ import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.HandlerRoute;
 import dev.degradation.web.RequestDecider;
 import dev.degradation.web.servlet.DegradationFilter;
+import dev.degradation.web.servlet.FormLimits;
 
 /**
  * Auto-configuration of graceful degradation in a servlet web application: registers the filter
@@ -48,18 +52,23 @@ public final class DegradationServletAutoConfiguration {
 
 	static final String SECURITY_FILTER_CHAIN_CLASS = "org.springframework.security.web.FilterChainProxy";
 
+	static final String TOMCAT_CLASS = "org.apache.catalina.startup.Tomcat";
+
+	static final String JETTY_CLASS = "org.eclipse.jetty.server.Server";
+
 	static final String SECURITY_FILTER_PROPERTIES_CLASS = "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties";
 
 	@Bean
 	@ConditionalOnMissingFilterBean(DegradationFilter.class)
 	FilterRegistrationBean<DegradationFilter> degradationFilter(RequestDecider decider,
 			DegradationFilterProperties filters, BeanFactory beanFactory,
-			ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader) {
+			ObjectProvider<ServletRegistrationBean<?>> servlets, ResourceLoader resourceLoader, Environment environment) {
 		ClassLoader classLoader = resourceLoader.getClassLoader();
 		int order = filters.getOrder();
 		checkAfterSecurity(order, beanFactory, classLoader);
 		DegradationFilter filter = new DegradationFilter(decider,
-				filters.getLevelHeader() == DegradationFilterProperties.LevelHeader.ALWAYS);
+				filters.getLevelHeader() == DegradationFilterProperties.LevelHeader.ALWAYS,
+				formLimits(environment, servedByJetty(classLoader)));
 		FilterRegistrationBean<DegradationFilter> registration = new FilterRegistrationBean<>(filter);
 		registration.setName("degradationFilter");
 		registration.setOrder(order);
@@ -70,6 +79,27 @@ public final class DegradationServletAutoConfiguration {
 			registration.setServletNames(dispatcherServlets);
 		}
 		return registration;
+	}
+
+	/**
+	 * Whether Jetty serves: Spring Boot prefers Tomcat when both are present.
+	 */
+	private static boolean servedByJetty(@Nullable ClassLoader classLoader) {
+		return !ClassUtils.isPresent(TOMCAT_CLASS, classLoader) && ClassUtils.isPresent(JETTY_CLASS, classLoader);
+	}
+
+	/**
+	 * The server's own limits on a posted form, from its settings, at their defaults when unset.
+	 */
+	static FormLimits formLimits(Environment environment, boolean jetty) {
+		Binder binder = Binder.get(environment);
+		String server = jetty ? "jetty" : "tomcat";
+		DataSize bytes = binder.bind("server." + server + ".max-http-form-post-size", DataSize.class)
+			.orElse(jetty ? DataSize.ofBytes(200_000) : DataSize.ofMegabytes(2));
+		int parameters = binder.bind(jetty ? "server.jetty.max-form-keys" : "server.tomcat.max-parameter-count",
+				Integer.class)
+			.orElse(1000);
+		return new FormLimits((int) Math.max(-1, Math.min(Integer.MAX_VALUE, bytes.toBytes())), parameters);
 	}
 
 	private static List<String> dispatcherServletNames(ObjectProvider<ServletRegistrationBean<?>> servlets,

@@ -50,15 +50,31 @@ public class DegradationFilter implements Filter {
 
 	private final boolean levelOnEveryAnswer;
 
+	private final FormLimits formLimits;
+
 	/**
-	 * Create a filter that carries out a decider's decisions.
+	 * Create a filter that carries out a decider's decisions, reading admitted forms within
+	 * Tomcat's default limits.
 	 * @param decider the request decision
 	 * @param levelOnEveryAnswer whether answers that are not degraded carry
 	 * {@code X-Degradation-Level} too (a public service may not want to show its state)
 	 */
 	public DegradationFilter(RequestDecider decider, boolean levelOnEveryAnswer) {
+		this(decider, levelOnEveryAnswer, FormLimits.TOMCAT_DEFAULTS);
+	}
+
+	/**
+	 * Create a filter that carries out a decider's decisions.
+	 * @param decider the request decision
+	 * @param levelOnEveryAnswer whether answers that are not degraded carry
+	 * {@code X-Degradation-Level} too (a public service may not want to show its state)
+	 * @param formLimits the server's own limits on a posted form, kept where the filter reads an
+	 * admitted request's form itself
+	 */
+	public DegradationFilter(RequestDecider decider, boolean levelOnEveryAnswer, FormLimits formLimits) {
 		this.decider = decider;
 		this.levelOnEveryAnswer = levelOnEveryAnswer;
+		this.formLimits = formLimits;
 	}
 
 	@Override
@@ -66,7 +82,7 @@ public class DegradationFilter implements Filter {
 			throws IOException, ServletException {
 		try {
 			new ServletLifecycle(this.decider, this.levelOnEveryAnswer, (HttpServletRequest) request,
-					(HttpServletResponse) response, chain)
+					(HttpServletResponse) response, chain, this.formLimits)
 				.run();
 		}
 		catch (IOException | ServletException | RuntimeException ex) {

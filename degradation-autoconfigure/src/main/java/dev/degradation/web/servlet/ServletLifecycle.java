@@ -44,12 +44,20 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 	private @Nullable ServletRequestView view;
 
+	private final FormLimits formLimits;
+
 	ServletLifecycle(RequestDecider decider, boolean levelOnEveryAnswer, HttpServletRequest request,
 			HttpServletResponse response, FilterChain chain) {
+		this(decider, levelOnEveryAnswer, request, response, chain, FormLimits.TOMCAT_DEFAULTS);
+	}
+
+	ServletLifecycle(RequestDecider decider, boolean levelOnEveryAnswer, HttpServletRequest request,
+			HttpServletResponse response, FilterChain chain, FormLimits formLimits) {
 		super(decider, levelOnEveryAnswer);
 		this.request = request;
 		this.response = response;
 		this.chain = chain;
+		this.formLimits = formLimits;
 	}
 
 	@Override
@@ -132,7 +140,7 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 			StaleAnswers.@Nullable RouteCopies copies, @Nullable String copyKey) throws Exception {
 		HttpServletRequest request = this.request;
 		HttpServletRequest passed = (admitted != null && TimeLimitedBodyRequest.mayHaveBody(request))
-				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos) : request;
+				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos, this.formLimits) : request;
 		Runnable heldForCalls = holdForCalls();
 		boolean async = false;
 		boolean failed = true;

@@ -40,18 +40,11 @@ import dev.degradation.overload.Admission.Admitted;
  */
 final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 
-	/**
-	 * The largest form read here: Tomcat's default {@code maxPostSize}. A larger or chunked form is
-	 * left to the container.
-	 */
-	static final int MAX_FORM_BYTES = 2 * 1024 * 1024;
-
-	/** The most parameters a form read here may have: Tomcat's default {@code maxParameterCount}. */
-	static final int MAX_FORM_PARAMETERS = 1000;
-
 	private final Admitted admitted;
 
 	private final long limitNanos;
+
+	private final FormLimits formLimits;
 
 	private @Nullable ServletInputStream input;
 
@@ -60,9 +53,14 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	private @Nullable Map<String, String[]> parameters;
 
 	TimeLimitedBodyRequest(HttpServletRequest request, Admitted admitted, long limitNanos) {
+		this(request, admitted, limitNanos, FormLimits.TOMCAT_DEFAULTS);
+	}
+
+	TimeLimitedBodyRequest(HttpServletRequest request, Admitted admitted, long limitNanos, FormLimits formLimits) {
 		super(request);
 		this.admitted = admitted;
 		this.limitNanos = limitNanos;
+		this.formLimits = formLimits;
 	}
 
 	/**
@@ -129,7 +127,7 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	private boolean postsForm() {
 		long length = getContentLengthLong();
 		String type = getContentType();
-		return length > 0 && length <= MAX_FORM_BYTES && "POST".equals(getMethod()) && type != null
+		return length > 0 && length <= this.formLimits.maxBytes() && "POST".equals(getMethod()) && type != null
 				&& type.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33);
 	}
 
@@ -158,9 +156,9 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 			if (pair.isEmpty()) {
 				continue;
 			}
-			if (++count > MAX_FORM_PARAMETERS) {
+			if (++count > this.formLimits.maxParameters()) {
 				throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
-						"The form has more than " + MAX_FORM_PARAMETERS + " parameters");
+						"The form has more than " + this.formLimits.maxParameters() + " parameters");
 			}
 			int equals = pair.indexOf('=');
 			try {
