@@ -248,7 +248,7 @@ public final class DependencyGuards implements AutoCloseable {
 		}
 		this.created.add(name);
 		breaker.getEventPublisher()
-			.onStateTransition((event) -> record(name, breaker, state(event.getStateTransition().getToState())));
+			.onStateTransition((event) -> record(name, breaker, event.getStateTransition().getToState()));
 		TimeLimiterConfig timeLimit = TimeLimiterConfig.custom().timeoutDuration(dependency.calls().timeout()).build();
 		TimeLimiter timeLimiter;
 		if (registries.timeLimiters().find(name).isPresent()) {
@@ -276,11 +276,28 @@ public final class DependencyGuards implements AutoCloseable {
 	 * reload replaced or removed is not heard: calls that began before the reload still finish on
 	 * it, and Resilience4j still turns it half-open on time, but it guards nothing any more.
 	 */
-	private void record(String dependency, CircuitBreaker breaker, BreakerState state) {
+	private void record(String dependency, CircuitBreaker breaker, CircuitBreaker.State state) {
 		Guarding guarding = this.guarding;
 		DependencyGuard current = (guarding != null) ? guarding.byName().get(dependency) : null;
-		if (current != null && current.circuitBreaker() == breaker) {
-			tell(dependency, state);
+		if (current == null || current.circuitBreaker() != breaker) {
+			return;
+		}
+		if (state == CircuitBreaker.State.DISABLED || state == CircuitBreaker.State.METRICS_ONLY) {
+			// Turned off by an operator: it judges no call, so leaving half-open so is no trial
+			// that succeeded, and not the health a close after half-open is.
+			turnedOff(dependency);
+		}
+		else {
+			tell(dependency, state(state));
+		}
+	}
+
+	private void turnedOff(String dependency) {
+		try {
+			this.engine.recordBreakerOff(dependency);
+		}
+		catch (NoSuchElementException ex) {
+			// The engine's manifest no longer declares it (a reload in between): nothing to record.
 		}
 	}
 
