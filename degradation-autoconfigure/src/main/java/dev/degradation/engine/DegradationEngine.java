@@ -204,9 +204,9 @@ public final class DegradationEngine {
 
 	/**
 	 * Record that the circuit breaker that guards the application's calls to a dependency was
-	 * turned off (Resilience4j's {@code DISABLED} or {@code METRICS_ONLY}) and derive the state
-	 * again: a breaker that judges no call is no evidence of health, even when it was half-open,
-	 * so the probes judge from scratch.
+	 * turned off (Resilience4j's {@code DISABLED} or {@code METRICS_ONLY}), or closed by hand
+	 * before its trial calls were made, and derive the state again: no call showed health, even
+	 * when the breaker was half-open, so the probes judge from scratch.
 	 * @param dependency the dependency name
 	 * @throws NoSuchElementException if the manifest declares no such dependency
 	 */

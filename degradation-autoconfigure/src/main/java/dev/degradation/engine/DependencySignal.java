@@ -278,7 +278,7 @@ public final class DependencySignal implements ShedSignal {
 	}
 
 	/**
-	 * Record that a dependency's circuit breaker stopped judging its calls.
+	 * Record that a dependency's circuit breaker stopped judging its calls, or was closed by hand.
 	 * @param dependency the dependency name
 	 * @return the change of the dependency's state, or {@code null}
 	 * @throws NoSuchElementException if the manifest declares no such dependency
