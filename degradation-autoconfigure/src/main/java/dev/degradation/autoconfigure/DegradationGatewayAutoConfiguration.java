@@ -18,6 +18,7 @@ import dev.degradation.client.DependencyGuards;
 import dev.degradation.engine.DegradationEngine;
 import dev.degradation.gateway.GatewayCallGuard;
 import dev.degradation.gateway.GatewayRouteKind;
+import dev.degradation.gateway.ServiceLookupGuard;
 import dev.degradation.handler.GatewayHandlerRoutes;
 import dev.degradation.manifest.DegradationManifest;
 import dev.degradation.web.RequestDecider;
@@ -27,7 +28,9 @@ import dev.degradation.web.reactive.RefusedCallForwardMapping;
  * Auto-configuration of graceful degradation at a Spring Cloud Gateway (server WebFlux): the
  * gateway's routes count as the application's handlers ({@link GatewayHandlerRoutes}), and its
  * calls to a backend the manifest declares as a dependency feed that dependency's breaker, and
- * are bounded by its time limit and by the caller's deadline ({@link GatewayCallGuard}); a
+ * are bounded by its time limit and by the caller's deadline ({@link GatewayCallGuard}), and a
+ * call to a service of which the load balancer found no instance is such a failure
+ * ({@link ServiceLookupGuard}); a
  * route's {@code CircuitBreaker} filter that sends such a failed call to the application's
  * fallback leaves the answer to the route's declared fallback when it requires the backend
  * ({@link RefusedCallForwardMapping}). The edge's shedding is
@@ -83,6 +86,17 @@ public final class DegradationGatewayAutoConfiguration {
 				DegradationRequestProperties properties) {
 			return new GatewayCallGuard(guards, properties.getDeadline().getHeader(), engine.clock(),
 					GatewayCallGuard.DEFAULT_ORDER);
+		}
+
+		/**
+		 * A route to a service that has no instance fails in the load balancer's filter, before
+		 * the call guard: its dependency's breaker hears of it, and a route that requires it gets
+		 * its declared fallback.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		ServiceLookupGuard degradationServiceLookupGuard(DependencyGuards guards) {
+			return new ServiceLookupGuard(guards);
 		}
 
 	}

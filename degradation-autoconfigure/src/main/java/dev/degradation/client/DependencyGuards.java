@@ -11,6 +11,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -247,8 +248,22 @@ public final class DependencyGuards implements AutoCloseable {
 			breaker = registries.breakers().circuitBreaker(name, config);
 		}
 		this.created.add(name);
+		// The calls the breaker judged since it last turned half-open: Resilience4j publishes a
+		// call's outcome before its state judges it, so a close after half-open that its trials
+		// made has seen them all; one with fewer was made by hand (a transition, a reset).
+		AtomicInteger judged = new AtomicInteger();
 		breaker.getEventPublisher()
-			.onStateTransition((event) -> record(name, breaker, state(event.getStateTransition().getToState())));
+			.onSuccess((event) -> judged.incrementAndGet())
+			.onError((event) -> judged.incrementAndGet())
+			.onStateTransition((event) -> {
+				CircuitBreaker.StateTransition transition = event.getStateTransition();
+				boolean byTrials = transition.getFromState() != CircuitBreaker.State.HALF_OPEN
+						|| judged.get() >= config.getPermittedNumberOfCallsInHalfOpenState();
+				if (transition.getToState() == CircuitBreaker.State.HALF_OPEN) {
+					judged.set(0);
+				}
+				record(name, breaker, transition.getToState(), byTrials);
+			});
 		TimeLimiterConfig timeLimit = TimeLimiterConfig.custom().timeoutDuration(dependency.calls().timeout()).build();
 		TimeLimiter timeLimiter;
 		if (registries.timeLimiters().find(name).isPresent()) {
@@ -276,11 +291,29 @@ public final class DependencyGuards implements AutoCloseable {
 	 * reload replaced or removed is not heard: calls that began before the reload still finish on
 	 * it, and Resilience4j still turns it half-open on time, but it guards nothing any more.
 	 */
-	private void record(String dependency, CircuitBreaker breaker, BreakerState state) {
+	private void record(String dependency, CircuitBreaker breaker, CircuitBreaker.State state, boolean byTrials) {
 		Guarding guarding = this.guarding;
 		DependencyGuard current = (guarding != null) ? guarding.byName().get(dependency) : null;
-		if (current != null && current.circuitBreaker() == breaker) {
-			tell(dependency, state);
+		if (current == null || current.circuitBreaker() != breaker) {
+			return;
+		}
+		if (state == CircuitBreaker.State.DISABLED || state == CircuitBreaker.State.METRICS_ONLY
+				|| (state == CircuitBreaker.State.CLOSED && !byTrials)) {
+			// Turned off or closed by an operator: no call was judged, so leaving half-open so
+			// is no trial that succeeded, and not the health a close after half-open is.
+			turnedOff(dependency);
+		}
+		else {
+			tell(dependency, state(state));
+		}
+	}
+
+	private void turnedOff(String dependency) {
+		try {
+			this.engine.recordBreakerOff(dependency);
+		}
+		catch (NoSuchElementException ex) {
+			// The engine's manifest no longer declares it (a reload in between): nothing to record.
 		}
 	}
 

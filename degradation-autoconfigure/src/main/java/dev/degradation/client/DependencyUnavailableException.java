@@ -49,8 +49,8 @@ public class DependencyUnavailableException extends RuntimeException {
 
 	/**
 	 * Find, in a failure's cause chain (16 causes deep at most), a guarded call whose dependency
-	 * gave no answer: the breaker kept the call back, the time ran out, or the call failed on its
-	 * way (an I/O error). Any other failure of a guarded call, such as a bug in the code that made
+	 * gave no answer: the breaker kept the call back, no instance of its service was found, the
+	 * time ran out, or the call failed on its way (an I/O error). Any other failure of a guarded call, such as a bug in the code that made
 	 * it, is the application's error, not a reason for the route's fallback.
 	 * @param failure the failure of a request's handler
 	 * @return the guarded call's exception, or {@code null}
@@ -107,6 +107,13 @@ public class DependencyUnavailableException extends RuntimeException {
 		 * made, and the dependency's breaker does not count it.
 		 */
 		EXECUTOR_FULL,
+
+		/**
+		 * The dependency is a service named by id and its load balancer found no instance of it
+		 * (discovery knows none): the call was not made, and the dependency's breaker counts it as
+		 * a failure, as it would a call that found nothing listening.
+		 */
+		NO_INSTANCE,
 
 		/**
 		 * The request the call was made for simulates the dependency as failed

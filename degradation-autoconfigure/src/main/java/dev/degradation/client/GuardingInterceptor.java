@@ -45,6 +45,9 @@ import dev.degradation.overload.RequestPriority;
  */
 public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 
+	/** How Spring Cloud's {@code BlockingLoadBalancerClient} says it found no instance. */
+	private static final String NO_INSTANCE = "No instances available for ";
+
 	private final DependencyGuards guards;
 
 	private final String deadlineHeader;
@@ -127,13 +130,31 @@ public class GuardingInterceptor implements ClientHttpRequestInterceptor {
 			ClientHttpResponse response = guard.attempt(request.getMethod().name(), (Duration limit) -> {
 				attemptEnd[0] = System.nanoTime() + limit.toNanos();
 				request.getHeaders().set(this.deadlineHeader, Long.toString(Math.max(1, limit.toMillis())));
-				return execution.execute(request, body);
+				try {
+					return execution.execute(request, body);
+				}
+				catch (IllegalStateException ex) {
+					throw foundNoInstance(ex) ? new IOException("no instance of the service: " + ex.getMessage(), ex)
+							: ex;
+				}
 			}, this::judge, ClientHttpResponse::close, this.placement);
 			return new GuardedAnswer(response, guard.dependency().name(), attemptEnd[0]);
 		}
 		catch (UncheckedIOException ex) {
 			throw ex.getCause();
 		}
+	}
+
+	/**
+	 * Return whether a failure is Spring Cloud LoadBalancer's interceptor (after this one) finding
+	 * no instance of the service a {@code @LoadBalanced} client called: the call could reach
+	 * nothing, as a refused connection, so it fails as one (an I/O error) and the route that
+	 * requires the service answers its fallback, not an error. The interceptor says so only by
+	 * the message of an {@code IllegalStateException}.
+	 */
+	private static boolean foundNoInstance(IllegalStateException failure) {
+		String message = failure.getMessage();
+		return message != null && message.startsWith(NO_INSTANCE);
 	}
 
 	private CallOutcome judge(ClientHttpResponse response) {

@@ -42,8 +42,29 @@ public final class DiscoveredServices implements ServiceInstances {
 		return new DiscoveredServices(null, client, bound);
 	}
 
+	/**
+	 * Return the instances of a service, asked by its id as written, then, when discovery knows
+	 * none by it, by the id discovery knows that differs from it only in case: the guards match a
+	 * service's calls without case, and a discovery client that compares with case (the simple
+	 * one from properties) would otherwise have the probe fail a service the load balancer serves
+	 * by its own spelling.
+	 * @param serviceId the service id
+	 * @return the instances' addresses
+	 */
 	@Override
 	public List<URI> instances(String serviceId) {
+		List<URI> instances = asked(serviceId);
+		if (!instances.isEmpty()) {
+			return instances;
+		}
+		String known = services().stream()
+			.filter((service) -> !service.equals(serviceId) && service.equalsIgnoreCase(serviceId))
+			.findFirst()
+			.orElse(null);
+		return (known != null) ? asked(known) : instances;
+	}
+
+	private List<URI> asked(String serviceId) {
 		List<ServiceInstance> instances = (this.blocking != null) ? this.blocking.getInstances(serviceId)
 				: Objects.requireNonNull(this.reactive).getInstances(serviceId).collectList().block(this.bound);
 		return (instances != null) ? instances.stream().map(ServiceInstance::getUri).filter(Objects::nonNull).toList()

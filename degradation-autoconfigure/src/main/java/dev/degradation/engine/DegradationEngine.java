@@ -203,6 +203,20 @@ public final class DegradationEngine {
 	}
 
 	/**
+	 * Record that the circuit breaker that guards the application's calls to a dependency was
+	 * turned off (Resilience4j's {@code DISABLED} or {@code METRICS_ONLY}), or closed by hand
+	 * before its trial calls were made, and derive the state again: no call showed health, even
+	 * when the breaker was half-open, so the probes judge from scratch.
+	 * @param dependency the dependency name
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	public void recordBreakerOff(String dependency) {
+		change(() -> {
+			this.notifications.dependencyChanged(this.dependencies.recordBreakerOff(dependency));
+		});
+	}
+
+	/**
 	 * Force a dependency's state, whatever its probes say, until released. Exercises the real
 	 * path from dependency state to what is shed.
 	 * @param dependency the dependency name

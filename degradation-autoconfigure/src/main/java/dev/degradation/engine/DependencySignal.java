@@ -278,6 +278,16 @@ public final class DependencySignal implements ShedSignal {
 	}
 
 	/**
+	 * Record that a dependency's circuit breaker stopped judging its calls, or was closed by hand.
+	 * @param dependency the dependency name
+	 * @return the change of the dependency's state, or {@code null}
+	 * @throws NoSuchElementException if the manifest declares no such dependency
+	 */
+	synchronized @Nullable DependencyStateChange recordBreakerOff(String dependency) {
+		return monitor(dependency).recordBreakerOff();
+	}
+
+	/**
 	 * Force a dependency's state until released.
 	 * @param dependency the dependency name
 	 * @param state the state to force

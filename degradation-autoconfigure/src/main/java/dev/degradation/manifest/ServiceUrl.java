@@ -28,8 +28,9 @@ public final class ServiceUrl {
 	}
 
 	/**
-	 * Return the service id a URL names, as written: discovery is asked for it so (most
-	 * discovery clients compare ids without case, the simple one from properties does not).
+	 * Return the service id a URL names, as written: discovery is asked for it so first (most
+	 * discovery clients compare ids without case; for one that does not, such as the simple one
+	 * from properties, the probe then asks for the id discovery knows that differs only in case).
 	 * @param url the URL
 	 * @return the service id, or {@code null} when the URL does not name a service
 	 */

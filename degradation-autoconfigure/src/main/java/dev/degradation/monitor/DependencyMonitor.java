@@ -145,6 +145,23 @@ public final class DependencyMonitor {
 	}
 
 	/**
+	 * Record that the circuit breaker stopped judging the calls (an operator turned it off:
+	 * Resilience4j's {@code DISABLED} or {@code METRICS_ONLY}), or was closed by hand before its
+	 * trial calls were made. No call showed anything, even from half-open: the probes judge from scratch, as after a breaker closed without a trial,
+	 * and without enough of them the state is unknown.
+	 * @return the change of the effective state, or {@code null} if it did not change
+	 */
+	public synchronized @Nullable DependencyStateChange recordBreakerOff() {
+		DependencyState before = effective();
+		Instant now = this.clock.instant();
+		this.breaker = BreakerState.CLOSED;
+		this.breakerChangedAt = now;
+		this.computed = judgedWithoutBreaker(now);
+		this.breakerOpenedAt = null;
+		return change(before, "circuit breaker turned off or closed by hand: no call showed health");
+	}
+
+	/**
 	 * Judge the dependency again as its window ages, without a new result (results that slide
 	 * out of the window can change the error rate).
 	 * @return the change of the effective state, or {@code null} if it did not change
