@@ -257,7 +257,8 @@ public final class DegradationAutoConfiguration {
 						&& ManagementPortType.get(environment) == ManagementPortType.SAME) {
 					paths.addAll(endpoints.getAllPaths());
 				}
-				endpoints.stream().forEach((endpoint) -> paths.addAll(endpoint.getAdditionalPaths(WebServerNamespace.SERVER)));
+				endpoints.stream()
+					.forEach((endpoint) -> paths.addAll(endpoint.getAdditionalPaths(WebServerNamespace.SERVER)));
 				return paths;
 			}
 

@@ -50,8 +50,9 @@ public class DependencyUnavailableException extends RuntimeException {
 	/**
 	 * Find, in a failure's cause chain (16 causes deep at most), a guarded call whose dependency
 	 * gave no answer: the breaker kept the call back, no instance of its service was found, the
-	 * time ran out, or the call failed on its way (an I/O error). Any other failure of a guarded call, such as a bug in the code that made
-	 * it, is the application's error, not a reason for the route's fallback.
+	 * time ran out, or the call failed on its way (an I/O error). Any other failure of a guarded
+	 * call, such as a bug in the code that made it, is the application's error, not a reason for
+	 * the route's fallback.
 	 * @param failure the failure of a request's handler
 	 * @return the guarded call's exception, or {@code null}
 	 */

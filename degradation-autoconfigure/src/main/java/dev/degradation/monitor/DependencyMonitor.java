@@ -147,8 +147,9 @@ public final class DependencyMonitor {
 	/**
 	 * Record that the circuit breaker stopped judging the calls (an operator turned it off:
 	 * Resilience4j's {@code DISABLED} or {@code METRICS_ONLY}), or was closed by hand before its
-	 * trial calls were made. No call showed anything, even from half-open: the probes judge from scratch, as after a breaker closed without a trial,
-	 * and without enough of them the state is unknown.
+	 * trial calls were made. No call showed anything, even from half-open: the probes judge from
+	 * scratch, as after a breaker closed without a trial, and without enough of them the state is
+	 * unknown.
 	 * @return the change of the effective state, or {@code null} if it did not change
 	 */
 	public synchronized @Nullable DependencyStateChange recordBreakerOff() {
