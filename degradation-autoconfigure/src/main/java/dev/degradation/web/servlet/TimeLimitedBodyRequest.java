@@ -21,7 +21,8 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.web.server.ResponseStatusException;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
 
 import dev.degradation.overload.Admission.Admitted;
 
@@ -142,7 +143,7 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 			body = getInputStream().readNBytes((int) getContentLengthLong());
 		}
 		catch (BodyTooSlowException ex) {
-			throw new ResponseStatusException(HttpStatus.REQUEST_TIMEOUT, ex.getMessage(), ex);
+			throw refused(HttpStatus.REQUEST_TIMEOUT, String.valueOf(ex.getMessage()), ex);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -157,8 +158,8 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 				continue;
 			}
 			if (++count > this.formLimits.maxParameters()) {
-				throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
-						"The form has more than " + this.formLimits.maxParameters() + " parameters");
+				throw refused(HttpStatus.BAD_REQUEST,
+						"The form has more than " + this.formLimits.maxParameters() + " parameters", null);
 			}
 			int equals = pair.indexOf('=');
 			try {
@@ -173,6 +174,14 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 		Map<String, String[]> parameters = new LinkedHashMap<>();
 		merged.forEach((name, values) -> parameters.put(name, values.toArray(String[]::new)));
 		return Collections.unmodifiableMap(parameters);
+	}
+
+	/**
+	 * A failure Spring MVC answers with its status: an error response of Spring Web's own, not the
+	 * reactive stack's {@code ResponseStatusException}, which this stack does not reach.
+	 */
+	private static ErrorResponseException refused(HttpStatus status, String detail, @Nullable Throwable cause) {
+		return new ErrorResponseException(status, ProblemDetail.forStatusAndDetail(status, detail), cause);
 	}
 
 	private void checkTime() throws IOException {
