@@ -237,7 +237,9 @@ public final class DegradationAutoConfiguration {
 			ActuatorBasePath degradationActuatorBasePath(WebEndpointProperties properties,
 					ObjectProvider<PathMappedEndpoints> endpoints, Environment environment) {
 				return new ActuatorBasePath(properties::getBasePath,
-						() -> actuatorPathsElsewhere(properties, endpoints.getIfAvailable(), environment));
+						() -> actuatorPathsElsewhere(properties, endpoints.getIfAvailable(), environment),
+						(ManagementPortType.get(environment) == ManagementPortType.DIFFERENT)
+								? new ApplicationPort(environment) : () -> -1);
 			}
 
 			/**
@@ -386,6 +388,7 @@ public final class DegradationAutoConfiguration {
 			ActuatorBasePath actuator = actuatorBasePath.getIfAvailable();
 			if (actuator != null) {
 				decider.reserve(actuator::elsewhere);
+				decider.reserveBasePathOffPort(actuator::applicationPort);
 			}
 			decider.setPriorityHeader(properties.getPriority().headerWhenEnabled());
 			decider.setRefusedCalls(DependencyUnavailableException::dependencyWithoutAnswer);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -89,6 +90,12 @@ public final class RequestDecider {
 
 	private volatile PathPattern @Nullable [] reservedElsewherePatterns;
 
+	/**
+	 * The application's own port when the Actuator is served on a port of its own, {@code -1}
+	 * while not known or when it is not: the base path is not the Actuator's there.
+	 */
+	private volatile IntSupplier applicationPortBesideActuator = () -> -1;
+
 	private final @Nullable OverloadSignal overload;
 
 	private final String deadlineHeader;
@@ -147,6 +154,18 @@ public final class RequestDecider {
 	public void reserve(Supplier<? extends Collection<String>> paths) {
 		this.reservedElsewhere = paths;
 		this.reservedElsewherePatterns = null;
+	}
+
+	/**
+	 * Reserve the Actuator's base path only off the application's own port, when the Actuator is
+	 * served on a port of its own ({@code management.server.port}): there the base path is the
+	 * application's like any other, and a request to it is decided (admitted, refused or shed)
+	 * like any other, rather than pass every bound on the strength of a prefix.
+	 * @param applicationPort the application's port, {@code -1} while it is not known (the base
+	 * path is then reserved on every port)
+	 */
+	public void reserveBasePathOffPort(IntSupplier applicationPort) {
+		this.applicationPortBesideActuator = applicationPort;
 	}
 
 	/**
@@ -257,7 +276,7 @@ public final class RequestDecider {
 				|| contentType.regionMatches(true, 0, "multipart/", 0, 10))) {
 			return false;
 		}
-		return !reserved(request.pathWithinApplication());
+		return !reserved(request, request.pathWithinApplication());
 	}
 
 	/**
@@ -370,7 +389,7 @@ public final class RequestDecider {
 		OverloadSignal.Active admission = (this.overload != null) ? this.overload.active() : null;
 		if (admission != null) {
 			PathContainer path = request.pathWithinApplication();
-			boolean reserved = reserved(path);
+			boolean reserved = reserved(request, path);
 			ShedRoute route = reserved ? null : find(this.tables.of(state.manifest()), request.method(), path);
 			long deadline = deadline(request, waitedNanos);
 			if (route != null) {
@@ -616,13 +635,16 @@ public final class RequestDecider {
 		if (route == null) {
 			return null;
 		}
-		return reserved(path) ? null : route;
+		return reserved(request, path) ? null : route;
 	}
 
-	/** Whether a path is the Actuator's: never shed nor refused. */
-	private boolean reserved(PathContainer path) {
+	/** Whether a request's path is the Actuator's: never shed nor refused. */
+	private boolean reserved(RequestView request, PathContainer path) {
 		if (this.reserved != null && this.reserved.matches(path)) {
-			return true;
+			int applicationPort = this.applicationPortBesideActuator.getAsInt();
+			if (applicationPort < 0 || request.localPort() != applicationPort) {
+				return true;
+			}
 		}
 		PathPattern[] elsewhere = this.reservedElsewherePatterns;
 		if (elsewhere == null) {

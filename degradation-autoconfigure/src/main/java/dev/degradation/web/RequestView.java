@@ -53,4 +53,13 @@ public interface RequestView {
 		return null;
 	}
 
+	/**
+	 * Return the port of this server the request arrived on, so that a path can be told apart by
+	 * the server that serves it (the Actuator's on a port of its own).
+	 * @return the port, or {@code -1} when the stack does not know it
+	 */
+	default int localPort() {
+		return -1;
+	}
+
 }

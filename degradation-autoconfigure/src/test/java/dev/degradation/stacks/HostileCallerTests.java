@@ -143,6 +143,25 @@ abstract class HostileCallerTests {
 	}
 
 	@Test
+	void theActuatorAnswersWhileEveryPlaceIsHeldAndItsPrefixIsNoWayPastAdmissionOnAnotherPort() throws Exception {
+		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			held.add(sendAsync("/api/hold"));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
+		assertThat(send(managementPort(), "GET", "/actuator/degradation", null).statusCode()).isEqualTo(200);
+		if (managementPort() != this.port) {
+			// The Actuator is not on the application's port: its base path there is a path like
+			// any other, decided like any other, not a way past admission.
+			assertThat(send(this.port, "GET", "/actuator/degradation", null).statusCode()).isEqualTo(503);
+		}
+		this.holds.reset();
+		for (CompletableFuture<HttpResponse<String>> request : held) {
+			assertThat(request.get().statusCode()).isEqualTo(200);
+		}
+	}
+
+	@Test
 	void noFormOfASwitchWriteLandsOnAnotherTargetThanItsPathNames(CapturedOutput output) throws Exception {
 		SoftAssertions softly = new SoftAssertions();
 		for (WriteForm form : switchForms()) {

@@ -27,6 +27,12 @@ final class ExchangeView implements RequestView {
 	}
 
 	@Override
+	public int localPort() {
+		InetSocketAddress address = this.request.getLocalAddress();
+		return (address != null) ? address.getPort() : -1;
+	}
+
+	@Override
 	public String method() {
 		return this.request.getMethod().name();
 	}

@@ -31,6 +31,11 @@ final class ServletRequestView implements RequestView {
 	}
 
 	@Override
+	public int localPort() {
+		return this.request.getLocalPort();
+	}
+
+	@Override
 	public String method() {
 		return this.request.getMethod();
 	}
