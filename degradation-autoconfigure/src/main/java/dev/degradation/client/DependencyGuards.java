@@ -228,10 +228,12 @@ public final class DependencyGuards implements AutoCloseable {
 
 	private DependencyGuard create(Dependency dependency, Registries registries) {
 		String name = dependency.name();
+		// Ours from an earlier manifest, or the application's (Resilience4j's own properties).
+		boolean ours = this.created.contains(name);
 		CircuitBreakerConfig config = breakerConfig(dependency);
 		CircuitBreaker breaker;
 		if (registries.breakers().find(name).isPresent()) {
-			if (!this.created.contains(name)) {
+			if (!ours) {
 				// Resilience4j's Boot integration creates every breaker of
 				// 'resilience4j.circuitbreaker.instances' up front. The manifest says how the
 				// dependency is guarded: a breaker that would never turn half-open by itself
@@ -267,6 +269,9 @@ public final class DependencyGuards implements AutoCloseable {
 		TimeLimiterConfig timeLimit = TimeLimiterConfig.custom().timeoutDuration(dependency.calls().timeout()).build();
 		TimeLimiter timeLimiter;
 		if (registries.timeLimiters().find(name).isPresent()) {
+			if (!ours) {
+				warnReplaced("time limiter", "resilience4j.timelimiter.instances." + name, name, "calls.timeout");
+			}
 			timeLimiter = TimeLimiter.of(name, timeLimit, registries.timeLimiters().getTags());
 			registries.timeLimiters().replace(name, timeLimiter);
 		}
@@ -276,6 +281,9 @@ public final class DependencyGuards implements AutoCloseable {
 		RetryConfig retryConfig = GuardRetries.config(dependency.calls().retry());
 		Retry retry;
 		if (registries.retries().find(name).isPresent()) {
+			if (!ours) {
+				warnReplaced("retry", "resilience4j.retry.instances." + name, name, "calls.retry");
+			}
 			retry = Retry.of(name, retryConfig, registries.retries().getTags());
 			registries.retries().replace(name, retry);
 		}
@@ -284,6 +292,17 @@ public final class DependencyGuards implements AutoCloseable {
 		}
 		return new DependencyGuard(dependency, breaker, timeLimiter, retry, this.executor, this.engine.clock(),
 				this.sleeper);
+	}
+
+	/**
+	 * Say that a guard the application declared under a dependency's name (through Resilience4j's
+	 * properties, which its Boot integration creates up front) gives way to the manifest's: the
+	 * application's settings would otherwise be dropped without a word.
+	 */
+	private static void warnReplaced(String kind, String property, String name, String manifestField) {
+		logger.warn("The " + kind + " '" + name + "' already in Resilience4j's registry (from " + property
+				+ "?) is replaced by the one the degradation manifest declares for dependency '" + name
+				+ "'; write its settings under the dependency's '" + manifestField + "' in the manifest");
 	}
 
 	/**

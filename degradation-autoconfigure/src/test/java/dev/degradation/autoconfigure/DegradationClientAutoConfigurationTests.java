@@ -100,6 +100,26 @@ class DegradationClientAutoConfigurationTests {
 	}
 
 	@Test
+	void aRetryOrTimeLimiterConfiguredThroughResilience4jsPropertiesIsReplacedByTheManifestsAndSaidSo(
+			CapturedOutput output) {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class,
+					RetryAutoConfiguration.class, TimeLimiterAutoConfiguration.class))
+			.withPropertyValues("resilience4j.retry.instances.data.max-attempts=7",
+					"resilience4j.timelimiter.instances.data.timeout-duration=30s")
+			.run((context) -> {
+				assertThat(context.getBean(RetryRegistry.class).retry("data"))
+					.isSameAs(context.getBean(DependencyGuards.class).guard("data").retry());
+				assertThat(context.getBean(RetryRegistry.class).retry("data").getRetryConfig().getMaxAttempts())
+					.isNotEqualTo(7);
+				assertThat(output).contains("The retry 'data' already in Resilience4j's registry",
+						"resilience4j.retry.instances.data", "The time limiter 'data' already in Resilience4j's registry",
+						"resilience4j.timelimiter.instances.data");
+				assertThat(output).doesNotContain("The retry 'retrying' already");
+			});
+	}
+
+	@Test
 	void resilience4jsOwnBreakerNamedAfterADependencyIsSaidAtStartup(CapturedOutput output) {
 		this.runner
 			.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class,
