@@ -249,10 +249,7 @@ class QueueDelayLimitTests {
 		// is taken when a caller comes back, not the moment it frees, so the requests in flight
 		// rise and fall, and the luckiest request of an interval may have found a connection free
 		// though most waited. What the limit keeps of a queue must still stay small.
-		Saturated service = new Saturated(new QueueDelayLimit(), 8, SERVICE_NANOS);
-		service.stormCallers = 200;
-		service.refusalNanos = TimeUnit.MILLISECONDS.toNanos(30);
-		service.run(20 * SECOND);
+		Saturated service = inARetryStorm(8);
 		assertThat(service.lowestLimit).as(service.toString()).isGreaterThanOrEqualTo(8);
 		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(24);
 		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(2 * SERVICE_NANOS);
@@ -262,14 +259,22 @@ class QueueDelayLimitTests {
 
 	@Test
 	void aRetryStormWhosePlacesAreTakenAsCallersComeBackKeepsOneConnectionAtOneOrTwo() {
-		Saturated service = new Saturated(new QueueDelayLimit(), 1, SERVICE_NANOS);
-		service.stormCallers = 200;
-		service.refusalNanos = TimeUnit.MILLISECONDS.toNanos(30);
-		service.run(20 * SECOND);
+		Saturated service = inARetryStorm(1);
 		assertThat(service.highestLimit).as(service.toString()).isLessThanOrEqualTo(2);
 		assertThat(service.quantile(0.50)).as(service.toString()).isLessThanOrEqualTo(SERVICE_NANOS * 11 / 10);
 		assertThat(service.quantile(0.99)).as(service.toString()).isLessThanOrEqualTo(3 * SERVICE_NANOS);
 		assertThat(service.completedPerSecond()).as(service.toString()).isGreaterThan(49.0);
+	}
+
+	/**
+	 * A service of {@code connections} after twenty seconds of 200 callers that retry at once,
+	 * each refusal taking up to 60 ms.
+	 */
+	private static Saturated inARetryStorm(int connections) {
+		Saturated service = new Saturated(new QueueDelayLimit(), connections, SERVICE_NANOS);
+		service.stormCallers = 200;
+		service.refusalNanos = TimeUnit.MILLISECONDS.toNanos(30);
+		return service.run(20 * SECOND);
 	}
 
 	@Test

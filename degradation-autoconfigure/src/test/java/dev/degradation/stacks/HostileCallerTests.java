@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -109,55 +108,38 @@ abstract class HostileCallerTests {
 		assertNoLevelAfterEvaluations();
 		// Two of three places held: requests turned away by their share or by a lowered priority
 		// while a place is free say nothing of the service's load.
-		CompletableFuture<HttpResponse<String>> first = sendAsync("/api/hold");
-		CompletableFuture<HttpResponse<String>> second = sendAsync("/api/hold");
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 2);
-		for (int i = 0; i < 20; i++) {
-			HttpResponse<String> lowered = send(this.port, "GET", "/api/core", null, "X-Degradation-Priority", "1");
-			assertThat(lowered.statusCode()).as("a core request its caller ranked as best-effort").isEqualTo(503);
-			HttpResponse<String> shed = send(this.port, "POST", "/api/track", "");
-			assertThat(shed.statusCode()).as("best-effort over its share").isEqualTo(204);
+		try (HeldPlaces held = HeldPlaces.hold(this.client, this.port, this.holds, 2)) {
+			for (int i = 0; i < 20; i++) {
+				HttpResponse<String> lowered = send(this.port, "GET", "/api/core", null, "X-Degradation-Priority",
+						"1");
+				assertThat(lowered.statusCode()).as("a core request its caller ranked as best-effort").isEqualTo(503);
+				HttpResponse<String> shed = send(this.port, "POST", "/api/track", "");
+				assertThat(shed.statusCode()).as("best-effort over its share").isEqualTo(204);
+			}
+			assertThat(this.overload.active().admission().inflight()).isEqualTo(2);
+			assertNoLevelAfterEvaluations();
 		}
-		assertThat(this.overload.active().admission().inflight()).isEqualTo(2);
-		assertNoLevelAfterEvaluations();
-		this.holds.reset();
-		assertThat(first.get().statusCode()).isEqualTo(200);
-		assertThat(second.get().statusCode()).isEqualTo(200);
 	}
 
 	@Test
 	void loadThatTakesEveryPlaceStillRaisesTheLevel() throws Exception {
-		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			held.add(sendAsync("/api/hold"));
-		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
-		this.engine.evaluate();
-		assertThat(this.engine.state().level()).isPositive();
-		assertThat(this.engine.state().demands().get(OverloadSignal.NAME).reason())
-			.contains("admission saturated (limit 3, 3 in flight");
-		this.holds.reset();
-		for (CompletableFuture<HttpResponse<String>> request : held) {
-			assertThat(request.get().statusCode()).isEqualTo(200);
+		try (HeldPlaces held = HeldPlaces.hold(this.client, this.port, this.holds, 3)) {
+			this.engine.evaluate();
+			assertThat(this.engine.state().level()).isPositive();
+			assertThat(this.engine.state().demands().get(OverloadSignal.NAME).reason())
+				.contains("admission saturated (limit 3, 3 in flight");
 		}
 	}
 
 	@Test
 	void theActuatorAnswersWhileEveryPlaceIsHeldAndItsPrefixIsNoWayPastAdmissionOnAnotherPort() throws Exception {
-		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			held.add(sendAsync("/api/hold"));
-		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
-		assertThat(send(managementPort(), "GET", "/actuator/degradation", null).statusCode()).isEqualTo(200);
-		if (managementPort() != this.port) {
-			// The Actuator is not on the application's port: its base path there is a path like
-			// any other, decided like any other, not a way past admission.
-			assertThat(send(this.port, "GET", "/actuator/degradation", null).statusCode()).isEqualTo(503);
-		}
-		this.holds.reset();
-		for (CompletableFuture<HttpResponse<String>> request : held) {
-			assertThat(request.get().statusCode()).isEqualTo(200);
+		try (HeldPlaces held = HeldPlaces.hold(this.client, this.port, this.holds, 3)) {
+			assertThat(send(managementPort(), "GET", "/actuator/degradation", null).statusCode()).isEqualTo(200);
+			if (managementPort() != this.port) {
+				// The Actuator is not on the application's port: its base path there is a path like
+				// any other, decided like any other, not a way past admission.
+				assertThat(send(this.port, "GET", "/actuator/degradation", null).statusCode()).isEqualTo(503);
+			}
 		}
 	}
 
@@ -417,10 +399,6 @@ abstract class HostileCallerTests {
 		return targets;
 	}
 
-	private CompletableFuture<HttpResponse<String>> sendAsync(String path) {
-		return this.client.sendAsync(HttpRequest.newBuilder(uri(this.port, path)).timeout(Duration.ofSeconds(20)).build(),
-				HttpResponse.BodyHandlers.ofString());
-	}
 
 	private HttpResponse<String> send(int port, String method, String path, String json, String... headers)
 			throws IOException, InterruptedException {

@@ -5,9 +5,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,18 +51,11 @@ abstract class ReachableControlsTests {
 
 	@Test
 	void theControlsStayReachableWhenEveryPlaceIsTaken() throws Exception {
-		List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			held.add(this.client.sendAsync(request("/api/hold"), HttpResponse.BodyHandlers.ofString()));
-		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
-		assertThat(send("/api/core").statusCode()).as("a core request finds no place").isEqualTo(503);
-		for (String control : controls()) {
-			assertThat(send(control).statusCode()).as(control).isEqualTo(200);
-		}
-		this.holds.reset();
-		for (CompletableFuture<HttpResponse<String>> answer : held) {
-			assertThat(answer.get().statusCode()).isEqualTo(200);
+		try (HeldPlaces held = HeldPlaces.hold(this.client, this.port, this.holds, 3)) {
+			assertThat(send("/api/core").statusCode()).as("a core request finds no place").isEqualTo(503);
+			for (String control : controls()) {
+				assertThat(send(control).statusCode()).as(control).isEqualTo(200);
+			}
 		}
 	}
 
