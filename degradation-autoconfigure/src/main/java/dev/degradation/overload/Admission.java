@@ -443,6 +443,12 @@ public final class Admission {
 		 */
 		private volatile long bodyWaitNanos;
 
+		/**
+		 * How long the request waited for its caller to take its answer: the caller's time too.
+		 * Written by the one writer of the answer at a time.
+		 */
+		private volatile long answerWaitNanos;
+
 		Admitted(long start, int inflightAtStart) {
 			this.start = start;
 			this.inflightAtStart = inflightAtStart;
@@ -458,11 +464,12 @@ public final class Admission {
 
 		/**
 		 * Return how long the service worked on the request since its admission: the time since,
-		 * less the time it waited for its caller's body ({@link #waitedForBody(long)}).
+		 * less the time it waited for its caller's body ({@link #waitedForBody(long)}) and for
+		 * its caller to take its answer ({@link #waitedForCaller(long)}).
 		 * @return the time in nanoseconds
 		 */
 		public long serviceNanos() {
-			return elapsedNanos() - this.bodyWaitNanos;
+			return elapsedNanos() - this.bodyWaitNanos - this.answerWaitNanos;
 		}
 
 		/**
@@ -473,6 +480,18 @@ public final class Admission {
 		public void waitedForBody(long nanos) {
 			if (nanos > 0) {
 				this.bodyWaitNanos += nanos;
+			}
+		}
+
+		/**
+		 * Record time the request spent waiting for its caller to take its answer (a write that
+		 * waits for room in the connection): a caller that reads slowly is the caller's slowness,
+		 * so it is no part of the latency sample either.
+		 * @param nanos the time waited, in nanoseconds
+		 */
+		public void waitedForCaller(long nanos) {
+			if (nanos > 0) {
+				this.answerWaitNanos += nanos;
 			}
 		}
 
@@ -498,7 +517,7 @@ public final class Admission {
 				return;
 			}
 			long elapsed = elapsedNanos();
-			long service = elapsed - this.bodyWaitNanos;
+			long service = elapsed - this.bodyWaitNanos - this.answerWaitNanos;
 			if (service > longRequestNanos) {
 				end(Boolean.TRUE, service, kind);
 			}

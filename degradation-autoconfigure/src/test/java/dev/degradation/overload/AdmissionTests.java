@@ -218,6 +218,20 @@ class AdmissionTests {
 	}
 
 	@Test
+	void theTimeARequestWaitedForItsCallerToTakeItsAnswerIsNoPartOfItsSample() {
+		RecordingLimit limit = new RecordingLimit(2);
+		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);
+		Admitted admitted = (Admitted) admission.decide(admission.coreRank(), NO_DEADLINE);
+		this.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(5));
+		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(4));
+		admitted.waitedForCaller(TimeUnit.SECONDS.toNanos(4));
+		assertThat(admitted.serviceNanos()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(5));
+		admitted.ended(true, NO_DEADLINE, TimeUnit.SECONDS.toNanos(1), null);
+		assertThat(limit.samples).as("a success, not a loss of a request longer than the service's bound")
+			.containsExactly(new Sample(TimeUnit.MILLISECONDS.toNanos(5), 1, false));
+	}
+
+	@Test
 	void onlyTheFirstReportOfARequestCounts() {
 		RecordingLimit limit = new RecordingLimit(2);
 		Admission admission = new Admission(limit, 1, Duration.ZERO, this.nanos::get);

@@ -3,6 +3,7 @@ package dev.degradation.stacks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -144,6 +145,80 @@ abstract class LimitEvidenceTests {
 		}
 		this.engine.evaluate();
 		assertThat(this.engine.state().level()).isZero();
+	}
+
+	@Test
+	void callersThatDoNotReadTheirAnswersHoldNoPlacePastTheBodyTimeoutAndStillGetThemWhole() throws Exception {
+		int limit = admission().limit();
+		long admitted = admission().admitted();
+		int stalled = 4;
+		List<Socket> readers = new ArrayList<>();
+		try {
+			for (int i = 0; i < stalled; i++) {
+				Socket socket = new Socket();
+				// A small window, so that the answer stalls as soon as the server's buffers are full.
+				socket.setReceiveBufferSize(4096);
+				socket.connect(new InetSocketAddress("127.0.0.1", this.port), 5_000);
+				socket.setSoTimeout(10_000);
+				socket.getOutputStream()
+					.write("GET /api/large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+				socket.getOutputStream().flush();
+				readers.add(socket);
+			}
+			await().atMost(Duration.ofSeconds(5)).until(() -> admission().admitted() - admitted >= stalled);
+			// Nothing is read: the answers are still being written past the body time-out (3 s),
+			// and their places are given back for others. WebFlux hands a whole answer to the
+			// server's buffers and gives its place back then; Spring MVC writes it on the request's
+			// thread, which waits for the caller.
+			await().atMost(Duration.ofSeconds(8)).until(() -> admission().inflight() == 0);
+			for (int i = 0; i < 20; i++) {
+				assertThat(get("/api/core", null).statusCode()).isEqualTo(200);
+			}
+			// Each caller then reads its answer: it arrives whole, nothing was cut.
+			for (Socket socket : readers) {
+				assertThat(answerLength(socket)).isEqualTo(StackTestApplication.LARGE_ANSWER.length);
+			}
+		}
+		finally {
+			for (Socket socket : readers) {
+				socket.close();
+			}
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> admission().inflight() == 0);
+		assertThat(admission().limit()).as("a caller's slow reading is no evidence").isGreaterThanOrEqualTo(limit);
+		this.engine.evaluate();
+		assertThat(this.engine.state().level()).isZero();
+	}
+
+	/** Read one answer of a declared length whole and return the length of its body. */
+	private static long answerLength(Socket socket) throws IOException {
+		InputStream in = socket.getInputStream();
+		StringBuilder head = new StringBuilder();
+		while (!head.toString().endsWith("\r\n\r\n")) {
+			int next = in.read();
+			if (next < 0) {
+				throw new IOException("The connection closed within the answer's head: " + head);
+			}
+			head.append((char) next);
+		}
+		assertThat(head.toString()).startsWith("HTTP/1.1 200");
+		long declared = Long.parseLong(head.toString()
+			.lines()
+			.filter((line) -> line.regionMatches(true, 0, "Content-Length:", 0, 15))
+			.findFirst()
+			.orElseThrow()
+			.substring(15)
+			.trim());
+		long read = 0;
+		byte[] buffer = new byte[64 * 1024];
+		while (read < declared) {
+			int count = in.read(buffer, 0, (int) Math.min(buffer.length, declared - read));
+			if (count < 0) {
+				break;
+			}
+			read += count;
+		}
+		return read;
 	}
 
 	@Test

@@ -86,6 +86,9 @@ class StackTestApplication {
 	/** How long {@code /api/work} works. */
 	static final long WORK_MILLIS = 12;
 
+	/** The answer of {@code /api/large}. */
+	static final byte[] LARGE_ANSWER = new byte[16 * 1024 * 1024];
+
 	static final String REFUSED_CALL_PATH = "/api/stock/{id}";
 
 	static DependencyUnavailableException inventoryUnavailable() {
@@ -183,6 +186,12 @@ class StackTestApplication {
 		CompletableFuture<String> work() {
 			return CompletableFuture.supplyAsync(() -> "worked",
 					CompletableFuture.delayedExecutor(WORK_MILLIS, TimeUnit.MILLISECONDS));
+		}
+
+		/** An answer far larger than a socket's buffers: a caller that does not read it stalls its write. */
+		@GetMapping(path = "/api/large", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
+		byte[] large() {
+			return LARGE_ANSWER;
 		}
 
 		@GetMapping("/api/hold")

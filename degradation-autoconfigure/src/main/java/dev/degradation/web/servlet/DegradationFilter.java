@@ -52,6 +52,8 @@ public class DegradationFilter implements Filter {
 
 	private final FormLimits formLimits;
 
+	private final AnswerWatch answerWatch = new AnswerWatch();
+
 	/**
 	 * Create a filter that carries out a decider's decisions, reading admitted forms within
 	 * Tomcat's default limits.
@@ -82,7 +84,7 @@ public class DegradationFilter implements Filter {
 			throws IOException, ServletException {
 		try {
 			new ServletLifecycle(this.decider, this.levelOnEveryAnswer, (HttpServletRequest) request,
-					(HttpServletResponse) response, chain, this.formLimits)
+					(HttpServletResponse) response, chain, this.formLimits, this.answerWatch)
 				.run();
 		}
 		catch (IOException | ServletException | RuntimeException ex) {

@@ -46,18 +46,18 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 	private final FormLimits formLimits;
 
-	ServletLifecycle(RequestDecider decider, boolean levelOnEveryAnswer, HttpServletRequest request,
-			HttpServletResponse response, FilterChain chain) {
-		this(decider, levelOnEveryAnswer, request, response, chain, FormLimits.TOMCAT_DEFAULTS);
-	}
+	private final AnswerWatch answerWatch;
+
+	private @Nullable TimeLimitedAnswerResponse timedAnswer;
 
 	ServletLifecycle(RequestDecider decider, boolean levelOnEveryAnswer, HttpServletRequest request,
-			HttpServletResponse response, FilterChain chain, FormLimits formLimits) {
+			HttpServletResponse response, FilterChain chain, FormLimits formLimits, AnswerWatch answerWatch) {
 		super(decider, levelOnEveryAnswer);
 		this.request = request;
 		this.response = response;
 		this.chain = chain;
 		this.formLimits = formLimits;
+		this.answerWatch = answerWatch;
 	}
 
 	@Override
@@ -141,18 +141,25 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 		HttpServletRequest request = this.request;
 		HttpServletRequest passed = (admitted != null && TimeLimitedBodyRequest.mayHaveBody(request))
 				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos, this.formLimits) : request;
+		HttpServletResponse answer = this.response;
+		if (admitted != null) {
+			TimeLimitedAnswerResponse timed = new TimeLimitedAnswerResponse(this.response, admitted,
+					bodyTimeLimitNanos, this.answerWatch);
+			this.timedAnswer = timed;
+			answer = timed;
+		}
 		Runnable heldForCalls = holdForCalls();
 		boolean async = false;
 		boolean failed = true;
 		try {
 			try {
 				if (copies != null && copyKey != null) {
-					CopyingResponse copying = new CopyingResponse(this.response, copies, copyKey);
+					CopyingResponse copying = new CopyingResponse(answer, copies, copyKey);
 					this.chain.doFilter(passed, copying);
 					copying.storeIfShareable(passed);
 				}
 				else {
-					this.chain.doFilter(passed, this.response);
+					this.chain.doFilter(passed, answer);
 				}
 			}
 			catch (IOException | ServletException | RuntimeException ex) {
@@ -169,6 +176,7 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 		finally {
 			heldForCalls.run();
 			if (!async) {
+				answerWritten();
 				ended(failed, this.response.getStatus());
 			}
 		}
@@ -249,6 +257,14 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 		}
 	}
 
+	/** The admitted request's answer is written, or will not be: stop watching its writes. */
+	private void answerWritten() {
+		TimeLimitedAnswerResponse timed = this.timedAnswer;
+		if (timed != null) {
+			timed.finished();
+		}
+	}
+
 	/**
 	 * Ends an asynchronous admitted request when it completes, fails or times out.
 	 */
@@ -256,16 +272,19 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 		@Override
 		public void onComplete(AsyncEvent event) {
+			answerWritten();
 			ended(false, ServletLifecycle.this.response.getStatus());
 		}
 
 		@Override
 		public void onTimeout(AsyncEvent event) {
+			answerWritten();
 			dropped();
 		}
 
 		@Override
 		public void onError(AsyncEvent event) {
+			answerWritten();
 			ended(true, ServletLifecycle.this.response.getStatus());
 		}
 
