@@ -48,17 +48,19 @@ public class DependencyUnavailableException extends RuntimeException {
 	}
 
 	/**
-	 * Find, in a failure's cause chain (16 causes deep at most), a guarded call whose dependency
-	 * gave no answer: the breaker kept the call back, no instance of its service was found, the
-	 * time ran out, or the call failed on its way (an I/O error). Any other failure of a guarded
-	 * call, such as a bug in the code that made it, is the application's error, not a reason for
-	 * the route's fallback.
+	 * Find, in a failure's cause chain (16 causes deep at most) or among the exceptions suppressed
+	 * along it, a guarded call whose dependency gave no answer: the breaker kept the call back, no
+	 * instance of its service was found, the time ran out, or the call failed on its way (an I/O
+	 * error). Any other failure of a guarded call, such as a bug in the code that made it, is the
+	 * application's error, not a reason for the route's fallback. A gateway's guard attaches the
+	 * exception as a suppressed one, so that the failure the gateway raised stays the direct cause,
+	 * where the gateway's {@code Retry} filter looks for what it retries.
 	 * @param failure the failure of a request's handler
 	 * @return the guarded call's exception, or {@code null}
 	 */
 	public static @Nullable DependencyUnavailableException withoutAnswer(
 			@Nullable Throwable failure) {
-		DependencyUnavailableException refused = cause(failure, DependencyUnavailableException.class);
+		DependencyUnavailableException refused = attached(failure);
 		if (refused == null) {
 			return null;
 		}
@@ -75,6 +77,22 @@ public class DependencyUnavailableException extends RuntimeException {
 	public static @Nullable String dependencyWithoutAnswer(@Nullable Throwable failure) {
 		DependencyUnavailableException refused = withoutAnswer(failure);
 		return (refused != null) ? refused.dependency() : null;
+	}
+
+	private static @Nullable DependencyUnavailableException attached(@Nullable Throwable failure) {
+		Throwable cause = failure;
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			if (cause instanceof DependencyUnavailableException refused) {
+				return refused;
+			}
+			for (Throwable suppressed : cause.getSuppressed()) {
+				if (suppressed instanceof DependencyUnavailableException refused) {
+					return refused;
+				}
+			}
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		}
+		return null;
 	}
 
 	private static <T extends Throwable> @Nullable T cause(

@@ -234,7 +234,7 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	}
 
 	/**
-	 * The answer of a call that got none: a {@link ResponseStatusException} whose cause is a
+	 * The answer of a call that got none: a {@link ResponseStatusException} that carries a
 	 * {@link DependencyUnavailableException}, so that the reactive web filter answers a route
 	 * that requires the backend with its fallback.
 	 */
@@ -247,19 +247,58 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 		}
 		guard.recordTime(failure);
 		if (DependencyGuard.isTimeout(failure)) {
-			return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "Backend '" + dependency + "' timed out",
-					new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.TIMEOUT,
-							String.valueOf(failure.getMessage()), failure));
+			DependencyUnavailableException timedOut = new DependencyUnavailableException(dependency,
+					DependencyUnavailableException.Reason.TIMEOUT, String.valueOf(failure.getMessage()), failure);
+			if (failure instanceof CallerDeadlineExceededException) {
+				// The caller has given up: nothing for a retry to answer.
+				return new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT,
+						"Backend '" + dependency + "' timed out", timedOut);
+			}
+			Throwable gatewayTimeout = gatewayTimeout(failure);
+			return unanswered(HttpStatus.GATEWAY_TIMEOUT, "Backend '" + dependency + "' timed out",
+					(gatewayTimeout != null) ? gatewayTimeout : failure, timedOut);
 		}
 		if (failure instanceof ResponseStatusException) {
 			// Already an answer the gateway chose (a filter's status): not ours to change.
 			return failure;
 		}
-		// A connection refused or reset: no answer from the backend. The cause chain keeps the
-		// I/O error, which is what tells the web filter that the call got no answer.
-		return new ResponseStatusException(HttpStatus.BAD_GATEWAY, "Backend '" + dependency + "' gave no answer",
+		// A connection refused or reset: no answer from the backend. The I/O error is what tells
+		// the web filter that the call got no answer, and an application's Retry filter that it
+		// may try again.
+		return unanswered(HttpStatus.BAD_GATEWAY, "Backend '" + dependency + "' gave no answer", failure,
 				new DependencyUnavailableException(dependency, DependencyUnavailableException.Reason.FAILED,
 						String.valueOf(failure.getMessage()), failure));
+	}
+
+	/**
+	 * The answer of a call that got none, shaped as the gateway's own: a status exception whose
+	 * direct cause is the failure as the gateway raised it (the I/O error, the gateway's
+	 * {@code TimeoutException}), since the gateway's {@code Retry} filter looks no further than a
+	 * failure's direct cause for the exceptions it retries. The guard's own verdict, which the
+	 * request decision reads from a failure, travels with it as a suppressed exception, so that a
+	 * route that requires the backend still gets its fallback once the application's retries are
+	 * spent.
+	 */
+	private static ResponseStatusException unanswered(HttpStatus status, String reason, Throwable raised,
+			DependencyUnavailableException unavailable) {
+		ResponseStatusException answer = new ResponseStatusException(status, reason, raised);
+		answer.addSuppressed(unavailable);
+		return answer;
+	}
+
+	/**
+	 * Return the gateway's own {@code TimeoutException} (its response timeout) in a time-out's
+	 * cause chain, or {@code null} for a time-out the gateway did not raise.
+	 */
+	private static @Nullable Throwable gatewayTimeout(Throwable failure) {
+		Throwable cause = failure;
+		for (int depth = 0; cause != null && depth < 16; depth++) {
+			if (cause instanceof org.springframework.cloud.gateway.support.TimeoutException) {
+				return cause;
+			}
+			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		}
+		return null;
 	}
 
 	/**
@@ -269,16 +308,13 @@ public class GatewayCallGuard implements GlobalFilter, Ordered {
 	 * knows.
 	 */
 	private static Throwable asTimeout(Throwable failure) {
-		Throwable cause = failure;
-		for (int depth = 0; cause != null && depth < 16; depth++) {
-			if (cause instanceof org.springframework.cloud.gateway.support.TimeoutException timeout) {
-				TimeoutException translated = new TimeoutException(timeout.getMessage());
-				translated.initCause(failure);
-				return translated;
-			}
-			cause = (cause.getCause() != cause) ? cause.getCause() : null;
+		Throwable timeout = gatewayTimeout(failure);
+		if (timeout == null) {
+			return failure;
 		}
-		return failure;
+		TimeoutException translated = new TimeoutException(timeout.getMessage());
+		translated.initCause(failure);
+		return translated;
 	}
 
 	/**
