@@ -46,18 +46,16 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 	private final FormLimits formLimits;
 
-	ServletLifecycle(RequestDecider decider, boolean levelOnEveryAnswer, HttpServletRequest request,
-			HttpServletResponse response, FilterChain chain) {
-		this(decider, levelOnEveryAnswer, request, response, chain, FormLimits.TOMCAT_DEFAULTS);
-	}
+	private final BodyTimer bodyTimer;
 
 	ServletLifecycle(RequestDecider decider, boolean levelOnEveryAnswer, HttpServletRequest request,
-			HttpServletResponse response, FilterChain chain, FormLimits formLimits) {
+			HttpServletResponse response, FilterChain chain, FormLimits formLimits, BodyTimer bodyTimer) {
 		super(decider, levelOnEveryAnswer);
 		this.request = request;
 		this.response = response;
 		this.chain = chain;
 		this.formLimits = formLimits;
+		this.bodyTimer = bodyTimer;
 	}
 
 	@Override
@@ -140,7 +138,8 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 			StaleAnswers.@Nullable RouteCopies copies, @Nullable String copyKey) throws Exception {
 		HttpServletRequest request = this.request;
 		HttpServletRequest passed = (admitted != null && TimeLimitedBodyRequest.mayHaveBody(request))
-				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos, this.formLimits) : request;
+				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos, this.formLimits,
+						this.bodyTimer) : request;
 		Runnable heldForCalls = holdForCalls();
 		boolean async = false;
 		boolean failed = true;
