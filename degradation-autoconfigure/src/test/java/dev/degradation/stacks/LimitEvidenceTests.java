@@ -1,8 +1,11 @@
 package dev.degradation.stacks;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -12,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +50,9 @@ abstract class LimitEvidenceTests {
 
 	/** The deadlines drawn are the same in every run, so that a failure can be replayed. */
 	private static final long SEED = 20261204L;
+
+	/** The boundary of the multipart bodies sent to the upload route. */
+	private static final String BOUNDARY = "degradation-boundary";
 
 	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -245,12 +253,142 @@ abstract class LimitEvidenceTests {
 			.isEqualTo("form whole");
 	}
 
+	@Test
+	void aSlowChunkedFormIsCutOffAtTheBodyTimeoutAsAFormOfADeclaredLength() throws Exception {
+		long succeeded = admission().succeeded();
+		long dropped = admission().dropped();
+		// A form without a declared length is parsed by the server from its own stream (Spring
+		// MVC's parameters): a chunk every 200 ms held the place for as long as its caller liked.
+		String status = assertCutOffAtTheBodyTimeout("POST /api/form HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+				+ "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+				+ "5\r\nname=\r\n", "1\r\nx\r\n");
+		assertThat(status).startsWith("HTTP/1.1 408");
+		await().atMost(Duration.ofSeconds(10)).until(() -> admission().inflight() == 0);
+		assertThat(admission().succeeded()).as("a slow body is no sample").isEqualTo(succeeded);
+		assertThat(admission().dropped()).isEqualTo(dropped);
+		HttpResponse<String> chunked = this.client.send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/form"))
+					.timeout(Duration.ofSeconds(10))
+					.header("Content-Type", "application/x-www-form-urlencoded")
+					.POST(HttpRequest.BodyPublishers.ofInputStream(
+							() -> new ByteArrayInputStream("name=whole".getBytes(StandardCharsets.ISO_8859_1))))
+					.build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(chunked.body()).as("a chunked form that arrives is bound as before").isEqualTo("form whole");
+	}
+
+	@Test
+	void aSlowMultipartBodyGivesItsPlaceBackAtTheBodyTimeoutAndIsNoSample() throws Exception {
+		long succeeded = admission().succeeded();
+		long dropped = admission().dropped();
+		long ignored = admission().ignored();
+		byte[] file = "x".repeat(100).getBytes(StandardCharsets.ISO_8859_1);
+		ScheduledExecutorService trickler = Executors.newSingleThreadScheduledExecutor();
+		ExecutorService reader = Executors.newSingleThreadExecutor();
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(15_000);
+			OutputStream out = socket.getOutputStream();
+			out.write(multipartHead("slow.txt", file.length));
+			out.flush();
+			// Read as it arrives: a server that answers at the time-out closes on the unread rest.
+			CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> statusLine(socket), reader);
+			AtomicInteger sent = new AtomicInteger();
+			// One byte of the file every 100 ms: the whole file would take 10 s, the time-out is 3 s.
+			trickler.scheduleAtFixedRate(() -> {
+				if (sent.get() < file.length) {
+					try {
+						out.write(file[sent.get()]);
+						out.flush();
+						sent.incrementAndGet();
+					}
+					catch (IOException ex) {
+						throw new UncheckedIOException(ex);
+					}
+				}
+			}, 100, 100, TimeUnit.MILLISECONDS);
+			await().atMost(Duration.ofSeconds(2)).until(() -> admission().inflight() == 1);
+			long admitted = System.nanoTime();
+			await().atMost(Duration.ofSeconds(5)).until(() -> admission().inflight() == 0);
+			assertThat(System.nanoTime() - admitted).as("the place given back at the body time-out")
+				.isGreaterThan(TimeUnit.SECONDS.toNanos(2));
+			trickler.shutdown();
+			assertThat(trickler.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+			assertThat(sent.get()).as("given back while the body still trickled").isLessThan(file.length);
+			try {
+				// The rest at once: a server that parses the parts itself answers once it has them.
+				out.write(file, sent.get(), file.length - sent.get());
+				out.write(multipartTail());
+				out.flush();
+			}
+			catch (IOException ex) {
+				// The server answered at the time-out and closed the connection.
+			}
+			assertThat(answer).succeedsWithin(Duration.ofSeconds(10)).asString().startsWith("HTTP/1.1 408");
+		}
+		finally {
+			trickler.shutdownNow();
+			reader.shutdownNow();
+		}
+		assertThat(admission().succeeded()).as("a slow body is no sample").isEqualTo(succeeded);
+		assertThat(admission().dropped()).isEqualTo(dropped);
+		assertThat(admission().ignored()).as("the slow body's place, given back once").isEqualTo(ignored + 1);
+		assertThat(admission().inflight()).isZero();
+	}
+
+	@Test
+	void aMultipartBodyThatArrivesInTimeIsServed() throws Exception {
+		byte[] file = "hello".getBytes(StandardCharsets.ISO_8859_1);
+		ByteArrayOutputStream body = new ByteArrayOutputStream();
+		body.write(filePart("hello.txt"));
+		body.write(file);
+		body.write(multipartTail());
+		long succeeded = admission().succeeded();
+		HttpResponse<String> response = this.client.send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + StackTestApplication.UPLOAD_PATH))
+					.timeout(Duration.ofSeconds(10))
+					.header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+					.POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
+					.build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).isEqualTo("upload hello.txt 5");
+		await().atMost(Duration.ofSeconds(10)).until(() -> admission().inflight() == 0);
+		assertThat(admission().succeeded()).as("an upload served in time is a sample").isEqualTo(succeeded + 1);
+	}
+
+	/**
+	 * The head of a request to the upload route whose one file has the given length, and the
+	 * head of that file's part: the file's bytes and {@link #multipartTail()} complete it.
+	 */
+	private static byte[] multipartHead(String filename, int fileLength) {
+		byte[] part = filePart(filename);
+		int length = part.length + fileLength + multipartTail().length;
+		byte[] head = ("POST " + StackTestApplication.UPLOAD_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+				+ "Content-Type: multipart/form-data; boundary=" + BOUNDARY + "\r\nContent-Length: " + length
+				+ "\r\n\r\n")
+			.getBytes(StandardCharsets.ISO_8859_1);
+		byte[] both = Arrays.copyOf(head, head.length + part.length);
+		System.arraycopy(part, 0, both, head.length, part.length);
+		return both;
+	}
+
+	private static byte[] filePart(String filename) {
+		return ("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename
+				+ "\"\r\nContent-Type: text/plain\r\n\r\n")
+			.getBytes(StandardCharsets.ISO_8859_1);
+	}
+
+	private static byte[] multipartTail() {
+		return ("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.ISO_8859_1);
+	}
+
 	/**
 	 * Send a request's head, then a piece of its body every 200 ms until the server answers, and
 	 * assert that it answers with a 4xx well within the test's body time-out (3 s) and the 8 s
 	 * the trickle lasts at most.
+	 * @return the answer's status line, as far as it was read
 	 */
-	private void assertCutOffAtTheBodyTimeout(String head, String piece) throws IOException {
+	private String assertCutOffAtTheBodyTimeout(String head, String piece) throws IOException {
 		try (Socket socket = new Socket("127.0.0.1", this.port)) {
 			OutputStream out = socket.getOutputStream();
 			out.write(head.getBytes(StandardCharsets.ISO_8859_1));
@@ -282,6 +420,7 @@ abstract class LimitEvidenceTests {
 			String status = new String(first, 0, read, StandardCharsets.ISO_8859_1);
 			assertThat(status).matches("HTTP/1.1 4\\d\\d.*");
 			assertThat(took).as("cut off at the body time-out").isLessThan(TimeUnit.SECONDS.toNanos(6));
+			return status;
 		}
 	}
 

@@ -15,15 +15,20 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.server.ServerWebExchange;
 
 import dev.degradation.event.DegradationLevelChangedEvent;
@@ -129,6 +134,37 @@ class StackTestApplication {
 				response.addCookie(ResponseCookie.from("cart", "42").build());
 				return Mono.error(inventoryUnavailable());
 			});
+		}
+
+	}
+
+	/** The path of an upload, a multipart body whose one file each stack binds in its own way. */
+	static final String UPLOAD_PATH = "/api/upload";
+
+	@RestController
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	static class ServletUploadController {
+
+		/** The file as Spring MVC binds it: from the parts the server parsed itself. */
+		@PostMapping(path = UPLOAD_PATH, consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+		String upload(@RequestParam("file") MultipartFile file) {
+			return "upload " + file.getOriginalFilename() + " " + file.getSize();
+		}
+
+	}
+
+	@RestController
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	static class ReactiveUploadController {
+
+		/** The file as WebFlux binds it: from the exchange's multipart data. */
+		@PostMapping(path = UPLOAD_PATH, consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+		Mono<String> upload(@RequestPart("file") FilePart file) {
+			return file.content().map((buffer) -> {
+				int size = buffer.readableByteCount();
+				DataBufferUtils.release(buffer);
+				return size;
+			}).reduce(0, Integer::sum).map((size) -> "upload " + file.filename() + " " + size);
 		}
 
 	}

@@ -52,7 +52,7 @@ public class DegradationFilter implements Filter {
 
 	private final FormLimits formLimits;
 
-	private final AnswerWatch answerWatch = new AnswerWatch();
+	private final BodyTimer bodyTimer = new BodyTimer();
 
 	/**
 	 * Create a filter that carries out a decider's decisions, reading admitted forms within
@@ -84,7 +84,7 @@ public class DegradationFilter implements Filter {
 			throws IOException, ServletException {
 		try {
 			new ServletLifecycle(this.decider, this.levelOnEveryAnswer, (HttpServletRequest) request,
-					(HttpServletResponse) response, chain, this.formLimits, this.answerWatch)
+					(HttpServletResponse) response, chain, this.formLimits, this.bodyTimer)
 				.run();
 		}
 		catch (IOException | ServletException | RuntimeException ex) {
@@ -93,6 +93,14 @@ public class DegradationFilter implements Filter {
 		catch (Exception ex) {
 			throw new ServletException(ex);
 		}
+	}
+
+	/**
+	 * Stop the timer that gives places back while the server reads a body itself, if one started.
+	 */
+	@Override
+	public void destroy() {
+		this.bodyTimer.close();
 	}
 
 }

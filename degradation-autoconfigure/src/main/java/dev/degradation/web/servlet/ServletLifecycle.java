@@ -46,18 +46,18 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 	private final FormLimits formLimits;
 
-	private final AnswerWatch answerWatch;
+	private final BodyTimer bodyTimer;
 
 	private @Nullable TimeLimitedAnswerResponse timedAnswer;
 
 	ServletLifecycle(RequestDecider decider, boolean levelOnEveryAnswer, HttpServletRequest request,
-			HttpServletResponse response, FilterChain chain, FormLimits formLimits, AnswerWatch answerWatch) {
+			HttpServletResponse response, FilterChain chain, FormLimits formLimits, BodyTimer bodyTimer) {
 		super(decider, levelOnEveryAnswer);
 		this.request = request;
 		this.response = response;
 		this.chain = chain;
 		this.formLimits = formLimits;
-		this.answerWatch = answerWatch;
+		this.bodyTimer = bodyTimer;
 	}
 
 	@Override
@@ -140,11 +140,12 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 			StaleAnswers.@Nullable RouteCopies copies, @Nullable String copyKey) throws Exception {
 		HttpServletRequest request = this.request;
 		HttpServletRequest passed = (admitted != null && TimeLimitedBodyRequest.mayHaveBody(request))
-				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos, this.formLimits) : request;
+				? new TimeLimitedBodyRequest(request, admitted, bodyTimeLimitNanos, this.formLimits,
+						this.bodyTimer) : request;
 		HttpServletResponse answer = this.response;
 		if (admitted != null) {
 			TimeLimitedAnswerResponse timed = new TimeLimitedAnswerResponse(this.response, admitted,
-					bodyTimeLimitNanos, this.answerWatch);
+					bodyTimeLimitNanos, this.bodyTimer);
 			this.timedAnswer = timed;
 			answer = timed;
 		}

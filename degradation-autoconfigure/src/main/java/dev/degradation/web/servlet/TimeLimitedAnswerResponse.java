@@ -18,7 +18,7 @@ import dev.degradation.overload.Admission.Admitted;
  * than the request's body may take to arrive, the request gives its place back: the rest of the
  * answer is still written, whole, without a place. A caller that does not read blocks the
  * request's thread in its write, so an answer large enough to fill the connection's buffers is
- * watched from another thread ({@link AnswerWatch}); a smaller one never waits long enough to
+ * watched from another thread ({@link BodyTimer}); a smaller one never waits long enough to
  * need it. An answer written through {@link #getWriter()} (a view's, rather than a message
  * converter's) goes to the container's own writer, untimed: wrapping it would hold what the
  * container flushes at the end in a buffer of the wrapper's.
@@ -35,7 +35,7 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 
 	private final long limitNanos;
 
-	private final AnswerWatch watch;
+	private final BodyTimer watch;
 
 	private @Nullable TimedOutput output;
 
@@ -50,9 +50,12 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 
 	private volatile boolean finished;
 
+	/** Whether the answer's writes are watched, by the one writer. */
+	private boolean watched;
+
 	private volatile @Nullable ScheduledFuture<?> check;
 
-	TimeLimitedAnswerResponse(HttpServletResponse response, Admitted admitted, long limitNanos, AnswerWatch watch) {
+	TimeLimitedAnswerResponse(HttpServletResponse response, Admitted admitted, long limitNanos, BodyTimer watch) {
 		super(response);
 		this.admitted = admitted;
 		this.limitNanos = limitNanos;
@@ -110,7 +113,8 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 	/** A write of some bytes begins: watch the answer once it may fill the connection. */
 	private long began(int length) {
 		this.written += length;
-		if (this.written > WATCHED_AFTER_BYTES && this.check == null && !this.finished) {
+		if (this.written > WATCHED_AFTER_BYTES && !this.watched && !this.finished) {
+			this.watched = true;
 			this.check = this.watch.schedule(this::check, this.limitNanos - this.waitedNanos);
 		}
 		long start = System.nanoTime();

@@ -8,21 +8,26 @@ import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 
 import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.Part;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.ResponseStatus;
 
 import dev.degradation.overload.Admission.Admitted;
 
@@ -33,11 +38,19 @@ import dev.degradation.overload.Admission.Admitted;
  * (Tomcat's {@code connection-timeout}). The time spent waiting in a read is the caller's: it is
  * no part of the request's latency sample.
  *
- * <p>A form ({@code application/x-www-form-urlencoded}, posted with a declared length) is read
- * here too, through the same bounded stream, when the application asks for a parameter: the
- * container parses a form from its own stream, past any wrapper, so a form that trickled in held
- * its place for as long as its caller liked. The container then keeps the query's parameters
+ * <p>A form ({@code application/x-www-form-urlencoded}, posted with a declared length or chunked)
+ * is read here too, through the same bounded stream, when the application asks for a parameter:
+ * the container parses a form from its own stream, past any wrapper, so a form that trickled in
+ * held its place for as long as its caller liked. The container then keeps the query's parameters
  * (it parses no body a wrapper read), and the form's follow them, as the container orders them.
+ *
+ * <p>A multipart body the container parses itself, from its own stream, when the application asks
+ * for its parts ({@link #getParts()}, as Spring's {@code StandardServletMultipartResolver} does) or
+ * for a multipart form's parameters; no container's parser can portably be handed the bytes read
+ * here instead. So while it parses, a timer ({@link BodyTimer}) gives the place back at the bound,
+ * as a request that ended in an error gives it back (no sample; the request's own end changes
+ * nothing after it), and a parse that returns after the bound fails with {@code 408}. The request
+ * thread still waits for the body, as it would in the container's own read, but no place does.
  */
 final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 
@@ -47,21 +60,24 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 
 	private final FormLimits formLimits;
 
+	private final BodyTimer timer;
+
+	/** Whether the container read the body itself (its parts) within the bound. */
+	private volatile boolean readByContainer;
+
 	private @Nullable ServletInputStream input;
 
 	private @Nullable BufferedReader reader;
 
 	private @Nullable Map<String, String[]> parameters;
 
-	TimeLimitedBodyRequest(HttpServletRequest request, Admitted admitted, long limitNanos) {
-		this(request, admitted, limitNanos, FormLimits.TOMCAT_DEFAULTS);
-	}
-
-	TimeLimitedBodyRequest(HttpServletRequest request, Admitted admitted, long limitNanos, FormLimits formLimits) {
+	TimeLimitedBodyRequest(HttpServletRequest request, Admitted admitted, long limitNanos, FormLimits formLimits,
+			BodyTimer timer) {
 		super(request);
 		this.admitted = admitted;
 		this.limitNanos = limitNanos;
 		this.formLimits = formLimits;
+		this.timer = timer;
 	}
 
 	/**
@@ -96,6 +112,16 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	}
 
 	@Override
+	public Collection<Part> getParts() throws IOException, ServletException {
+		return readByContainer(super::getParts);
+	}
+
+	@Override
+	public @Nullable Part getPart(String name) throws IOException, ServletException {
+		return readByContainer(() -> super.getPart(name));
+	}
+
+	@Override
 	public @Nullable String getParameter(String name) {
 		String[] values = getParameterMap().get(name);
 		return (values != null && values.length > 0) ? values[0] : null;
@@ -105,10 +131,22 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	public Map<String, String[]> getParameterMap() {
 		Map<String, String[]> parameters = this.parameters;
 		if (parameters == null) {
-			if (!postsForm()) {
+			if (postsForm()) {
+				parameters = withForm();
+			}
+			else if (isMultipart()) {
+				// The container parses a multipart form's fields as parameters, from its parts.
+				try {
+					parameters = readByContainer(super::getParameterMap);
+				}
+				catch (IOException | ServletException ex) {
+					// Not of the container's parameters, which throw neither.
+					throw new IllegalStateException(ex);
+				}
+			}
+			else {
 				return super.getParameterMap();
 			}
-			parameters = withForm();
 			this.parameters = parameters;
 		}
 		return parameters;
@@ -125,11 +163,62 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 		return (values != null) ? values.clone() : null;
 	}
 
+	/**
+	 * Whether the request posts a form read here: of a declared length within the server's limit,
+	 * or chunked (of no declared length), whose limit is checked as it is read.
+	 */
 	private boolean postsForm() {
 		long length = getContentLengthLong();
 		String type = getContentType();
-		return length > 0 && length <= this.formLimits.maxBytes() && "POST".equals(getMethod()) && type != null
+		return (length < 0 || length <= this.formLimits.maxBytes()) && "POST".equals(getMethod()) && type != null
 				&& type.regionMatches(true, 0, "application/x-www-form-urlencoded", 0, 33);
+	}
+
+	private boolean isMultipart() {
+		String type = getContentType();
+		return type != null && type.regionMatches(true, 0, "multipart/", 0, 10);
+	}
+
+	/**
+	 * Let the container read the body itself, and give the place back if its read outlasts the
+	 * bound: a read still under way then, or one that returns after the bound, fails with
+	 * {@code 408}. Once the container has read the body in time, what it read is served as it is.
+	 */
+	private <T> T readByContainer(ContainerRead<T> read) throws IOException, ServletException {
+		if (this.readByContainer) {
+			return read.read();
+		}
+		long left = this.limitNanos - this.admitted.elapsedNanos();
+		if (left <= 0) {
+			throw tooSlow(null);
+		}
+		ScheduledFuture<?> release = this.timer.schedule(this.admitted::onIgnore, left);
+		long start = System.nanoTime();
+		T value;
+		try {
+			value = read.read();
+		}
+		catch (IOException | ServletException | RuntimeException ex) {
+			if (cutOff(release, start)) {
+				throw tooSlow(ex);
+			}
+			throw ex;
+		}
+		if (cutOff(release, start)) {
+			throw tooSlow(null);
+		}
+		this.readByContainer = true;
+		return value;
+	}
+
+	/**
+	 * Return whether the container's read ended past the bound, once it ended: the release ran (or
+	 * is running: it can no longer be cancelled), or is about to.
+	 */
+	private boolean cutOff(@Nullable ScheduledFuture<?> release, long start) {
+		this.admitted.waitedForBody(System.nanoTime() - start);
+		boolean released = release != null && !release.cancel(false);
+		return released || this.admitted.elapsedNanos() > this.limitNanos;
 	}
 
 	/**
@@ -138,15 +227,22 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	 * nothing to read here), and the form's after them.
 	 */
 	private Map<String, String[]> withForm() {
+		long length = getContentLengthLong();
+		int most = this.formLimits.maxBytes();
 		byte[] body;
 		try {
-			body = getInputStream().readNBytes((int) getContentLengthLong());
+			// A chunked form is read to its end, and one byte past the server's limit to see it.
+			body = getInputStream().readNBytes((length >= 0) ? (int) length : most + 1);
 		}
 		catch (BodyTooSlowException ex) {
-			throw refused(HttpStatus.REQUEST_TIMEOUT, String.valueOf(ex.getMessage()), ex);
+			throw tooSlow(ex);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+		if (body.length > most) {
+			// Read already, it cannot be left to the server, which would refuse it too.
+			throw refused(HttpStatus.CONTENT_TOO_LARGE, "The form is larger than " + most + " bytes", null);
 		}
 		Map<String, List<String>> merged = new LinkedHashMap<>();
 		super.getParameterMap().forEach((name, values) -> merged.put(name, new ArrayList<>(List.of(values))));
@@ -184,10 +280,18 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 		return new ErrorResponseException(status, ProblemDetail.forStatusAndDetail(status, detail), cause);
 	}
 
+	private BodyTooSlowResponse tooSlow(@Nullable Throwable cause) {
+		return new BodyTooSlowResponse(tooSlowDetail(), cause);
+	}
+
+	private String tooSlowDetail() {
+		return "The request's body did not arrive within " + (this.limitNanos / 1_000_000)
+				+ " ms of its admission ('degradation.body.timeout', or its caller's deadline when shorter)";
+	}
+
 	private void checkTime() throws IOException {
 		if (this.admitted.elapsedNanos() > this.limitNanos) {
-			throw new BodyTooSlowException("The request's body did not arrive within " + (this.limitNanos / 1_000_000)
-					+ " ms of its admission ('degradation.body.timeout', or its caller's deadline when shorter)");
+			throw new BodyTooSlowException(tooSlowDetail());
 		}
 	}
 
@@ -199,6 +303,32 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 		BodyTooSlowException(String message) {
 			super(message);
 		}
+
+	}
+
+	/**
+	 * A body that did not arrive in time, answered {@code 408} wherever Spring MVC meets it: as it
+	 * is, or as the cause of the {@code MultipartException} in which Spring's multipart request
+	 * wraps any failure of {@link #getParts()}, where Spring MVC finds its status by its
+	 * annotation.
+	 */
+	@ResponseStatus(HttpStatus.REQUEST_TIMEOUT)
+	static final class BodyTooSlowResponse extends ErrorResponseException {
+
+		BodyTooSlowResponse(String detail, @Nullable Throwable cause) {
+			super(HttpStatus.REQUEST_TIMEOUT, ProblemDetail.forStatusAndDetail(HttpStatus.REQUEST_TIMEOUT, detail),
+					cause);
+		}
+
+	}
+
+	/**
+	 * A read of the body the container does itself.
+	 */
+	@FunctionalInterface
+	private interface ContainerRead<T> {
+
+		T read() throws IOException, ServletException;
 
 	}
 
