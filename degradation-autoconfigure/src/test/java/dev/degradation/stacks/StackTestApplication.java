@@ -10,6 +10,7 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -93,6 +94,12 @@ class StackTestApplication {
 
 	/** The answer of {@code /api/large}. */
 	static final byte[] LARGE_ANSWER = new byte[16 * 1024 * 1024];
+
+	/** How many events {@code /api/stream} streams. */
+	static final int STREAMED_EVENTS = 4096;
+
+	/** Each event's data. */
+	static final String STREAMED_EVENT = "x".repeat(4096);
 
 	static final String REFUSED_CALL_PATH = "/api/stock/{id}";
 
@@ -228,6 +235,15 @@ class StackTestApplication {
 		@GetMapping(path = "/api/large", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
 		byte[] large() {
 			return LARGE_ANSWER;
+		}
+
+		/**
+		 * An answer as large, streamed as events: each stack writes it piece by piece as the
+		 * connection takes it (Spring MVC asynchronously), not whole.
+		 */
+		@GetMapping(path = "/api/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+		Flux<String> stream() {
+			return Flux.range(0, STREAMED_EVENTS).map((event) -> STREAMED_EVENT);
 		}
 
 		@GetMapping("/api/hold")

@@ -131,6 +131,11 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 		ServerWebExchange received = this.exchange;
 		ServerWebExchange exchange = (admitted != null && TimeLimitedBody.mayHaveBody(received.getRequest()))
 				? TimeLimitedBody.bound(received, admitted, bodyTimeLimitNanos) : received;
+		TimeLimitedAnswer answer = null;
+		if (admitted != null) {
+			answer = new TimeLimitedAnswer(exchange.getResponse(), admitted, bodyTimeLimitNanos);
+			exchange = exchange.mutate().response(answer).build();
+		}
 		this.exchange = exchange;
 		ServerHttpResponse response = exchange.getResponse();
 		Mono<Void> passed;
@@ -151,7 +156,11 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 		if (admitted == null) {
 			return served;
 		}
+		TimeLimitedAnswer timed = answer;
 		return served.doFinally((SignalType signal) -> {
+			if (timed != null) {
+				timed.finished();
+			}
 			HttpStatusCode status = response.getStatusCode();
 			ended(signal != SignalType.ON_COMPLETE, (status != null) ? status.value() : 200);
 		});

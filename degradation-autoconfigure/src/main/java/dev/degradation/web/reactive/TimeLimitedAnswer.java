@@ -1,0 +1,134 @@
+package dev.degradation.web.reactive;
+
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+
+import dev.degradation.overload.Admission.Admitted;
+
+/**
+ * The answer of an admitted exchange, whose caller may read it slowly. An answer written whole (a
+ * single value, as a {@link Mono}) is handed to the server's buffers at once and needs nothing
+ * here. A streamed one (a {@link Flux}: events, a large resource) is pulled by the server only as
+ * fast as the connection takes it, so a caller that does not read stops the stream, and the
+ * exchange, with its place, would wait for as long as the caller liked. While the server asks for
+ * nothing more, the stream waits for the caller: that time is no part of the latency sample, and
+ * once it is longer than the request's body may take to arrive, the exchange gives its place
+ * back. The rest of the answer is still streamed, whole, without a place. The timer is Reactor's,
+ * on its parallel scheduler; nothing blocks.
+ */
+final class TimeLimitedAnswer extends ServerHttpResponseDecorator {
+
+	private final Admitted admitted;
+
+	private final long limitNanos;
+
+	/** What the server asked for and has not been given yet. Guarded by this. */
+	private long demand;
+
+	/** Since when the server has asked for nothing more, or {@code 0}. Guarded by this. */
+	private long stalledSince;
+
+	/** Time the stream waited for the server to ask for more. Guarded by this. */
+	private long waitedNanos;
+
+	private volatile boolean finished;
+
+	private volatile @Nullable Disposable check;
+
+	TimeLimitedAnswer(ServerHttpResponse response, Admitted admitted, long limitNanos) {
+		super(response);
+		this.admitted = admitted;
+		this.limitNanos = limitNanos;
+	}
+
+	@Override
+	public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+		if (body instanceof Mono) {
+			return super.writeWith(body);
+		}
+		return super.writeWith(paced(Flux.from(body)));
+	}
+
+	@Override
+	public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+		return super.writeAndFlushWith(paced(Flux.from(body)));
+	}
+
+	/**
+	 * The exchange ended: nothing is watched any more.
+	 */
+	void finished() {
+		this.finished = true;
+		Disposable check = this.check;
+		if (check != null) {
+			check.dispose();
+		}
+	}
+
+	private <T> Flux<T> paced(Flux<T> stream) {
+		return stream.doOnSubscribe((subscription) -> watch(this.limitNanos))
+			.doOnRequest(this::requested)
+			.doOnNext((item) -> delivered())
+			.doFinally((signal) -> finished());
+	}
+
+	private void requested(long count) {
+		long took = 0;
+		synchronized (this) {
+			this.demand = (this.demand + count < 0) ? Long.MAX_VALUE : this.demand + count;
+			if (this.stalledSince != 0) {
+				took = System.nanoTime() - this.stalledSince;
+				this.waitedNanos += took;
+				this.stalledSince = 0;
+			}
+		}
+		this.admitted.waitedForCaller(took);
+	}
+
+	private void delivered() {
+		synchronized (this) {
+			if (this.demand != Long.MAX_VALUE && --this.demand <= 0) {
+				this.demand = 0;
+				this.stalledSince = System.nanoTime() | 1;
+			}
+		}
+	}
+
+	private void watch(long delayNanos) {
+		if (!this.finished) {
+			this.check = Schedulers.parallel().schedule(this::check, Math.max(0, delayNanos) / 1_000_000,
+					TimeUnit.MILLISECONDS);
+		}
+	}
+
+	/**
+	 * Give the place back once the stream has waited for the caller for as long as a body may
+	 * take to arrive, or look again when it would have.
+	 */
+	private void check() {
+		if (this.finished) {
+			return;
+		}
+		long waited;
+		synchronized (this) {
+			waited = this.waitedNanos + ((this.stalledSince != 0) ? System.nanoTime() - this.stalledSince : 0);
+		}
+		if (waited >= this.limitNanos) {
+			this.admitted.onIgnore();
+		}
+		else {
+			watch(this.limitNanos - waited);
+		}
+	}
+
+}
