@@ -173,7 +173,7 @@ abstract class LimitEvidenceTests {
 	 * are still being written, that others are served meanwhile, and that each caller still gets
 	 * its whole answer (at least {@code length} bytes of body) when it reads at last.
 	 */
-	private void assertSlowReadersHoldNoPlace(String path, long length) throws Exception {
+	void assertSlowReadersHoldNoPlace(String path, long length) throws Exception {
 		int limit = admission().limit();
 		long admitted = admission().admitted();
 		int stalled = 4;

@@ -1,5 +1,7 @@
 package dev.degradation.stacks;
 
+import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 
@@ -11,5 +13,10 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 				"degradation.manifest=classpath:manifests/limit-evidence.yaml", "degradation.probes.enabled=false",
 				"degradation.body.timeout=3s" })
 class ServletLimitEvidenceTests extends LimitEvidenceTests {
+
+	@Test
+	void callersThatDoNotReadAPageWrittenThroughTheWriterHoldNoPlacePastTheBodyTimeout() throws Exception {
+		assertSlowReadersHoldNoPlace("/api/large-page", StackTestApplication.LARGE_ANSWER.length);
+	}
 
 }

@@ -125,6 +125,26 @@ class StackTestApplication {
 
 	}
 
+	/** An answer as large as {@code /api/large}, written as a page is: through the servlet's writer. */
+	@RestController
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	static class ServletPageController {
+
+		@GetMapping("/api/large-page")
+		void page(HttpServletResponse response) throws java.io.IOException {
+			response.setContentType("text/plain");
+			response.setCharacterEncoding("ISO-8859-1");
+			response.setContentLength(LARGE_ANSWER.length);
+			java.io.PrintWriter writer = response.getWriter();
+			char[] line = new char[8192];
+			java.util.Arrays.fill(line, 'x');
+			for (int written = 0; written < LARGE_ANSWER.length; written += line.length) {
+				writer.write(line);
+			}
+		}
+
+	}
+
 	@RestController
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 	static class ReactiveRefusedCallController {

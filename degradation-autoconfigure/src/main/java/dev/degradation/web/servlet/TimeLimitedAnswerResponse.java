@@ -1,6 +1,8 @@
 package dev.degradation.web.servlet;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.concurrent.ScheduledFuture;
 
 import jakarta.servlet.ServletOutputStream;
@@ -20,8 +22,8 @@ import dev.degradation.overload.Admission.Admitted;
  * request's thread in its write, so an answer large enough to fill the connection's buffers is
  * watched from another thread ({@link BodyTimer}); a smaller one never waits long enough to
  * need it. An answer written through {@link #getWriter()} (a view's, rather than a message
- * converter's) goes to the container's own writer, untimed: wrapping it would hold what the
- * container flushes at the end in a buffer of the wrapper's.
+ * converter's) is timed the same way, each call passed straight on to the container's own writer:
+ * a buffer of the wrapper's would hold what the container flushes as the answer ends.
  */
 final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 
@@ -38,6 +40,8 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 	private final BodyTimer watch;
 
 	private @Nullable TimedOutput output;
+
+	private @Nullable PrintWriter writer;
 
 	/** Bytes written so far, by the one writer of the answer. */
 	private long written;
@@ -68,6 +72,17 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 	}
 
 	@Override
+	public PrintWriter getWriter() throws IOException {
+		PrintWriter writer = this.writer;
+		if (writer == null) {
+			// A PrintWriter over a Writer adds no buffer of its own.
+			writer = new PrintWriter(new TimedWriter(super.getWriter()));
+			this.writer = writer;
+		}
+		return writer;
+	}
+
+	@Override
 	public void flushBuffer() throws IOException {
 		long start = began(0);
 		try {
@@ -82,12 +97,14 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 	public void reset() {
 		super.reset();
 		this.output = null;
+		this.writer = null;
 	}
 
 	@Override
 	public void resetBuffer() {
 		super.resetBuffer();
 		this.output = null;
+		this.writer = null;
 	}
 
 	/**
@@ -210,6 +227,74 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 		@Override
 		public void setWriteListener(WriteListener listener) {
 			this.delegate.setWriteListener(listener);
+		}
+
+	}
+
+	/**
+	 * The answer's writer, timing each call that may wait for the caller.
+	 */
+	private final class TimedWriter extends Writer {
+
+		private final Writer delegate;
+
+		TimedWriter(Writer delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public void write(int c) throws IOException {
+			long start = began(1);
+			try {
+				this.delegate.write(c);
+			}
+			finally {
+				ended(start);
+			}
+		}
+
+		@Override
+		public void write(char[] buffer, int offset, int length) throws IOException {
+			long start = began(length);
+			try {
+				this.delegate.write(buffer, offset, length);
+			}
+			finally {
+				ended(start);
+			}
+		}
+
+		@Override
+		public void write(String text, int offset, int length) throws IOException {
+			long start = began(length);
+			try {
+				this.delegate.write(text, offset, length);
+			}
+			finally {
+				ended(start);
+			}
+		}
+
+		@Override
+		public void flush() throws IOException {
+			long start = began(0);
+			try {
+				this.delegate.flush();
+			}
+			finally {
+				ended(start);
+			}
+		}
+
+		@Override
+		public void close() throws IOException {
+			long start = began(0);
+			try {
+				this.delegate.close();
+			}
+			finally {
+				ended(start);
+			}
 		}
 
 	}
