@@ -89,7 +89,8 @@ public class DegradationRequestProperties {
 		/**
 		 * Longest a request's body may take to arrive: a body up to 'read-ahead' is read before
 		 * the request is admitted and answered 408 (connection closed) when it is not in within
-		 * this time; a larger or chunked one is read after admission and fails with 408 (or the
+		 * this time; a larger one, or one of no declared length (chunked, or an HTTP/2 body's
+		 * DATA frames), is read after admission and fails with 408 (or the
 		 * application's answer to the read error) this long after admission, or at its caller's
 		 * deadline when that is shorter. A multipart body that Spring MVC's server parses itself
 		 * gives its place back then, and is answered 408 once the server has read it.

@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -24,6 +25,7 @@ import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.http.ResponseCookie;
@@ -236,6 +238,16 @@ class StackTestApplication {
 		@PostMapping("/api/echo")
 		String echo(@RequestBody String body) {
 			return body;
+		}
+
+		/**
+		 * How the request's body was framed, as the server handed it to the application: the
+		 * length it declared and its transfer coding, each {@code null} when absent.
+		 */
+		@PostMapping("/api/framing")
+		String framing(@RequestHeader HttpHeaders headers, @RequestBody String body) {
+			return "length=" + headers.getFirst(HttpHeaders.CONTENT_LENGTH) + " coding="
+					+ headers.getFirst(HttpHeaders.TRANSFER_ENCODING) + " body=" + body;
 		}
 
 		/** A form's fields, bound as each stack binds a form: the server's parameters, the exchange's form data. */

@@ -38,7 +38,10 @@ final class TimeLimitedBody extends ServerHttpRequestDecorator {
 
 	/**
 	 * Whether a request may carry a body worth bounding: it declares a length, or is chunked.
-	 * An exchange without one is let through as it came, with nothing allocated for it.
+	 * An exchange without one is let through as it came, with nothing allocated for it. Over
+	 * HTTP/2 a body is DATA frames, whose headers need declare no length and carry no transfer
+	 * coding; Reactor Netty's codec marks such a request chunked when its headers leave the
+	 * stream open, so the headers tell here, whatever the protocol.
 	 */
 	static boolean mayHaveBody(ServerHttpRequest request) {
 		HttpHeaders headers = request.getHeaders();

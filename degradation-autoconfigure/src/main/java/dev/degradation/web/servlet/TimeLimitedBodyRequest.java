@@ -81,12 +81,22 @@ final class TimeLimitedBodyRequest extends HttpServletRequestWrapper {
 	}
 
 	/**
-	 * Whether a request may carry a body worth bounding: it declares a length, or is chunked.
+	 * Whether a request may carry a body worth bounding: it declares a length, or is chunked, or
+	 * came over a protocol that frames a body by itself. Over HTTP/1.x the headers frame the body,
+	 * so a request that declares neither a length nor a transfer coding has none, and is let
+	 * through as it came, with nothing allocated for it. Over HTTP/2 (and HTTP/3) a body is DATA
+	 * frames, which headers announce with no length and never a transfer coding, so there only a
+	 * declared length of zero says that there is none (Tomcat declares none for a request whose
+	 * headers end its stream, so every such request is bounded: a wrapper, and nothing read).
+	 * The protocol is a string the server keeps (a constant on Tomcat and Jetty), so over
+	 * HTTP/1.x a request without a body costs one call more, and no allocation.
 	 * @param request the request
 	 * @return whether it may
 	 */
 	static boolean mayHaveBody(HttpServletRequest request) {
-		return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+		long length = request.getContentLengthLong();
+		return length > 0 || request.getHeader("Transfer-Encoding") != null
+				|| (length < 0 && !request.getProtocol().startsWith("HTTP/1."));
 	}
 
 	@Override
