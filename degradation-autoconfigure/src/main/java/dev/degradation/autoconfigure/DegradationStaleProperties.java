@@ -14,8 +14,8 @@ import dev.degradation.web.StaleAnswers;
 public class DegradationStaleProperties {
 
 	/**
-	 * Copies one 'stale' route may hold (one per path, query and vary_by headers); the least
-	 * recently used is dropped first.
+	 * Copies one 'stale' route may hold (one per path, query, vary_by headers and authenticated
+	 * user); the least recently used is dropped first.
 	 */
 	private int maxEntriesPerRoute = StaleAnswers.Limits.DEFAULT.maxEntriesPerRoute();
 

@@ -66,6 +66,15 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 		 */
 		boolean small();
 
+		/**
+		 * Return whether the answer may be a copy of the request's last good answer, which is
+		 * looked up by the request's principal too ({@link RequestView#principal()}).
+		 * @return whether the answer reads the route's copies
+		 */
+		default boolean servesCopies() {
+			return false;
+		}
+
 	}
 
 	/**
@@ -176,6 +185,11 @@ public sealed interface Decision permits Decision.Proceed, Decision.Answered, De
 		@Override
 		public boolean small() {
 			return this.route.writer().small();
+		}
+
+		@Override
+		public boolean servesCopies() {
+			return this.route.writer() instanceof FallbackWriter.Stale;
 		}
 
 	}

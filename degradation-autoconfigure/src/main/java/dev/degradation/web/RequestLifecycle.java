@@ -159,11 +159,16 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 			header(DegradationHeaders.LEVEL, proceed.state().levelHeader());
 		}
 		StaleAnswers.RouteCopies copies = (proceed.route() != null) ? proceed.copies(view().method()) : null;
-		// Credentials or cookies the route does not vary by make an answer one user's: no copy.
-		String copyKey = (copies != null) ? copies.key(view()) : null;
 		Admitted admitted = proceed.admitted();
-		return pass(admitted, (admitted != null) ? this.decider.bodyTimeLimitNanos(proceed) : -1,
-				(copyKey != null) ? copies : null, copyKey);
+		long bodyTimeLimitNanos = (admitted != null) ? this.decider.bodyTimeLimitNanos(proceed) : -1;
+		if (copies == null) {
+			return pass(admitted, bodyTimeLimitNanos, null, null);
+		}
+		return principalKnown(() -> {
+			// Credentials or cookies the route does not vary by make an answer one user's: no copy.
+			String copyKey = copies.key(view());
+			return pass(admitted, bodyTimeLimitNanos, (copyKey != null) ? copies : null, copyKey);
+		}, () -> ended(true, 500));
 	}
 
 	/**
@@ -288,6 +293,10 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	private R answer(Decision.Answered answered) throws X {
 		this.answered = true;
 		answering(answered.cause(), answered.pathPattern());
+		if (answered.servesCopies()) {
+			// A place held here is a failed request's, which the step that let it through ends.
+			return principalKnown(() -> write(answered.answer(view())), NOTHING_HELD);
+		}
 		return write(answered.answer(view()));
 	}
 
@@ -356,6 +365,22 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	 * @throws X what the stack may throw
 	 */
 	protected abstract R sendInTurn(Action<R, X> answer, Runnable giveBack) throws X;
+
+	/**
+	 * Make the request's {@link RequestView#principal() principal} known to its view, then go on:
+	 * called only for a request whose answer a {@code stale} route copies or serves from its
+	 * copies, so that no other request pays for it. A stack whose request knows its principal
+	 * goes on at once; one that must look it up (a reactive security context) does so without
+	 * blocking, and runs {@code abandoned} when the request ends before it went on (the look-up
+	 * failed, or the client left while it ran).
+	 * @param then what follows
+	 * @param abandoned what ends a request that did not go on
+	 * @return what the step returns
+	 * @throws X what the stack may throw
+	 */
+	protected R principalKnown(Action<R, X> then, Runnable abandoned) throws X {
+		return then.run();
+	}
 
 	/**
 	 * Set a header of the answer, before the request goes on.

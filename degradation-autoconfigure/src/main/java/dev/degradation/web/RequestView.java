@@ -1,5 +1,7 @@
 package dev.degradation.web;
 
+import java.security.Principal;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.server.PathContainer;
@@ -60,6 +62,17 @@ public interface RequestView {
 	 */
 	default int localPort() {
 		return -1;
+	}
+
+	/**
+	 * Return the principal the request is authenticated as, when it is not anonymous: the answer
+	 * of such a request is its user's own, and a {@code stale} route keeps and serves its copies
+	 * per principal ({@link StaleAnswers}). Read only for the requests of a route that keeps
+	 * copies, after the stack made it known ({@link RequestLifecycle#principalKnown}).
+	 * @return the principal, or {@code null} for a request that is not authenticated
+	 */
+	default @Nullable Principal principal() {
+		return null;
 	}
 
 }

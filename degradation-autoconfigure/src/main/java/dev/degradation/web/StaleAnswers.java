@@ -1,5 +1,6 @@
 package dev.degradation.web;
 
+import java.security.Principal;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -25,8 +26,14 @@ import dev.degradation.manifest.Route;
  *
  * <p>A copy is never shared between users: a request with {@code Authorization} or
  * {@code Cookie} is not stored, nor served a copy, unless the route's {@code vary_by} names that
- * header (then the header's value is part of the key). Only the filter's capture of a live
- * {@code GET} answer stores; what it refuses is decided in {@link RouteCopies#offer}.
+ * header (then the header's value is part of the key); an authenticated request's copies are its
+ * principal's own, whatever authenticated it (an API key, a client certificate, a header of a
+ * trusted proxy), since the principal's name is part of the key. Its own last answer is what a
+ * user of a {@code stale} route expects, as Spring keeps a user's other state by that name (a
+ * session's principal index, an OAuth2 client's authorization); refusing every authenticated
+ * request would leave a secured API without copies at all. The copies of many users are bounded
+ * as every copy is, within their route. Only the filter's capture of a live {@code GET} answer
+ * stores; what it refuses is decided in {@link RouteCopies#offer}.
  */
 public final class StaleAnswers {
 
@@ -200,17 +207,24 @@ public final class StaleAnswers {
 		}
 
 		/**
-		 * Return the key of a request's copy.
+		 * Return the key of a request's copy: its path, query, the values of the route's
+		 * {@code vary_by} headers and, for an authenticated request, its principal's name.
 		 * @return the key, or {@code null} when the request carries credentials or cookies that
-		 * the route does not vary by: such a request is neither stored nor served a copy
+		 * the route does not vary by, or is authenticated as a principal without a name: such a
+		 * request is neither stored nor served a copy
 		 */
 		public @Nullable String key(RequestView request) {
 			if ((!this.variesByCredentials && request.header("Authorization") != null)
 					|| (!this.variesByCookie && request.header("Cookie") != null)) {
 				return null;
 			}
+			Principal principal = request.principal();
+			String user = (principal != null) ? principal.getName() : null;
+			if (principal != null && user == null) {
+				return null;
+			}
 			String query = request.rawQuery();
-			if (query == null && this.varyBy.length == 0) {
+			if (query == null && this.varyBy.length == 0 && user == null) {
 				return request.rawPath();
 			}
 			StringBuilder key = new StringBuilder(request.rawPath());
@@ -221,6 +235,11 @@ public final class StaleAnswers {
 				String value = request.header(header);
 				// A line break cannot occur in a header value, so keys of different values differ.
 				key.append('\n').append((value != null) ? value : "");
+			}
+			if (user != null) {
+				// Last, after one more line break than an anonymous key of the route has: whatever
+				// a name holds, it can neither meet an anonymous key nor another name's.
+				key.append('\n').append(user);
 			}
 			return key.toString();
 		}

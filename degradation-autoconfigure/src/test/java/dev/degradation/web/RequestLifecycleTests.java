@@ -242,6 +242,34 @@ class RequestLifecycleTests {
 		assertThat(admission().succeeded()).isOne();
 	}
 
+	@Test
+	void thePrincipalIsMadeKnownOnlyForARouteThatKeepsOrServesCopies() {
+		DegradationManifest manifest = manifest("""
+				tiers:
+				  enhanced:
+				    priority: 1
+				    routes:
+				      - { path: /api/statement, method: GET, fallback: stale, max_stale_seconds: 60 }
+				      - { path: /api/recommendations, method: GET, fallback: static, static_response: { "items": [] } }
+				""");
+		DegradationEngine engine = new DegradationEngine(manifest, this.clock);
+		RequestDecider decider = new RequestDecider(engine, RouteTable.compile(manifest), "/actuator", null, DEADLINE,
+				Duration.ofSeconds(30));
+		Stack copied = new Stack(decider, "GET", "/api/statement", Map.of(), (stack) -> 200);
+		assertThat(copied.run()).isEqualTo("served 200");
+		assertThat(copied.steps).containsExactly("principal", "pass");
+		Stack uncopied = new Stack(decider, "GET", "/api/recommendations", Map.of(), (stack) -> 200);
+		uncopied.run();
+		assertThat(uncopied.steps).containsExactly("pass");
+		engine.simulate(1);
+		Stack fromCopies = new Stack(decider, "GET", "/api/statement", Map.of(), (stack) -> 200);
+		assertThat(fromCopies.run()).isEqualTo("answered 503 simulation");
+		assertThat(fromCopies.steps).containsSubsequence("answering simulation /api/statement", "principal", "write");
+		Stack fixed = new Stack(decider, "GET", "/api/recommendations", Map.of(), (stack) -> 200);
+		assertThat(fixed.run()).isEqualTo("answered 200 simulation");
+		assertThat(fixed.steps).doesNotContain("principal");
+	}
+
 	private Admitted hold() {
 		Admission.Decision decision = admission().decide(admission().coreRank(), false, -1);
 		assertThat(decision).isInstanceOf(Admitted.class);
@@ -360,6 +388,12 @@ class RequestLifecycleTests {
 				giveBack.run();
 				this.steps.add("turn given back");
 			}
+		}
+
+		@Override
+		protected String principalKnown(Action<String, RuntimeException> then, Runnable abandoned) {
+			this.steps.add("principal");
+			return then.run();
 		}
 
 		@Override

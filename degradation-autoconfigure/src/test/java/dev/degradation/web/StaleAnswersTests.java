@@ -1,11 +1,13 @@
 package dev.degradation.web;
 
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpHeaders;
@@ -55,6 +57,46 @@ class StaleAnswersTests {
 				.isEqualTo("{\"user\":\"alice\"}"));
 		assertThat(copies.find(bob)).isNull();
 		assertThat(copies.find(get("/api/account"))).as("no credentials at all").isNull();
+	}
+
+	@Test
+	void anAuthenticatedRequestKeepsAndIsServedItsPrincipalsOwnCopyOnly() {
+		StaleAnswers store = new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock);
+		StaleAnswers.RouteCopies copies = copies(store, 60);
+		TestRequest alice = get("/api/account");
+		alice.principal = () -> "alice";
+		TestRequest bob = get("/api/account");
+		bob.principal = () -> "bob";
+		copies.store(copies.key(alice), 200, "application/json", body("{\"user\":\"alice\"}"));
+		assertThat(copies.find(alice)).isNotNull()
+			.satisfies((served) -> assertThat(new String(served.copy().body(), StandardCharsets.UTF_8))
+				.isEqualTo("{\"user\":\"alice\"}"));
+		assertThat(copies.find(bob)).isNull();
+		assertThat(copies.find(get("/api/account"))).as("an anonymous request").isNull();
+		// A name is the key's last part, after one more line break than an anonymous key has.
+		TestRequest emptyName = get("/api/account");
+		emptyName.principal = () -> "";
+		assertThat(copies.key(emptyName)).isNotEqualTo(copies.key(get("/api/account")));
+		TestRequest nameless = get("/api/account");
+		nameless.principal = () -> null;
+		assertThat(copies.key(nameless)).as("a principal without a name").isNull();
+	}
+
+	@Test
+	void aPrincipalsCopiesStillVaryByTheRoutesHeaders() {
+		StaleAnswers store = new StaleAnswers(StaleAnswers.Limits.DEFAULT, this.clock);
+		StaleAnswers.RouteCopies copies = copies(store, 60, "accept-language");
+		TestRequest english = get("/api/account", "page=1");
+		english.addHeader("Accept-Language", "en");
+		english.principal = () -> "alice";
+		TestRequest french = get("/api/account", "page=1");
+		french.addHeader("Accept-Language", "fr");
+		french.principal = () -> "alice";
+		TestRequest anonymous = get("/api/account", "page=1");
+		anonymous.addHeader("Accept-Language", "en");
+		assertThat(copies.key(english)).isEqualTo("/api/account?page=1\nen\nalice");
+		assertThat(copies.key(french)).isEqualTo("/api/account?page=1\nfr\nalice");
+		assertThat(copies.key(anonymous)).isEqualTo("/api/account?page=1\nen");
 	}
 
 	@Test
@@ -147,6 +189,8 @@ class StaleAnswersTests {
 
 		private final HttpHeaders headers = new HttpHeaders();
 
+		private @Nullable Principal principal;
+
 		TestRequest(String path, String query) {
 			this.path = path;
 			this.query = query;
@@ -179,6 +223,11 @@ class StaleAnswersTests {
 		@Override
 		public String header(String name) {
 			return this.headers.getFirst(name);
+		}
+
+		@Override
+		public @Nullable Principal principal() {
+			return this.principal;
 		}
 
 	}

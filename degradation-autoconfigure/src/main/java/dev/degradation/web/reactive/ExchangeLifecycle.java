@@ -1,10 +1,12 @@
 package dev.degradation.web.reactive;
 
+import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -118,6 +120,28 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 	@Override
 	protected Mono<Void> sendInTurn(Action<Mono<Void>, RuntimeException> answer, Runnable giveBack) {
 		return Mono.defer(answer::run).doFinally((signal) -> giveBack.run());
+	}
+
+	/**
+	 * Look the exchange's principal up in its security context, without blocking, for a route
+	 * that keeps copies; an exchange of no security has none at once.
+	 */
+	@Override
+	protected Mono<Void> principalKnown(Action<Mono<Void>, RuntimeException> then, Runnable abandoned) {
+		AtomicBoolean wentOn = new AtomicBoolean();
+		return this.exchange.<Principal>getPrincipal()
+			.map(Optional::of)
+			.defaultIfEmpty(Optional.empty())
+			.flatMap((Optional<Principal> principal) -> {
+				wentOn.set(true);
+				view().principal(principal.orElse(null));
+				return then.run();
+			})
+			.doFinally((SignalType signal) -> {
+				if (!wentOn.get() && signal != SignalType.ON_COMPLETE) {
+					abandoned.run();
+				}
+			});
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.degradation.web.reactive;
 
 import java.net.InetSocketAddress;
+import java.security.Principal;
 
 import org.jspecify.annotations.Nullable;
 
@@ -16,8 +17,24 @@ final class ExchangeView implements RequestView {
 
 	private final ServerHttpRequest request;
 
+	private @Nullable Principal principal;
+
 	ExchangeView(ServerHttpRequest request) {
 		this.request = request;
+	}
+
+	/**
+	 * Make known the principal the exchange is authenticated as, which only the exchange can
+	 * look up (a {@code Mono}, from the security context).
+	 * @param principal the principal, or {@code null} when the exchange has none
+	 */
+	void principal(@Nullable Principal principal) {
+		this.principal = principal;
+	}
+
+	@Override
+	public @Nullable Principal principal() {
+		return this.principal;
 	}
 
 	@Override

@@ -1,5 +1,7 @@
 package dev.degradation.web.servlet;
 
+import java.security.Principal;
+
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -79,6 +81,15 @@ final class ServletRequestView implements RequestView {
 	@Override
 	public @Nullable String header(String name) {
 		return this.request.getHeader(name);
+	}
+
+	/**
+	 * Return the request's principal as the request reports it: behind Spring Security's filter
+	 * chain, its request's, which is {@code null} for the anonymous user.
+	 */
+	@Override
+	public @Nullable Principal principal() {
+		return this.request.getUserPrincipal();
 	}
 
 }
