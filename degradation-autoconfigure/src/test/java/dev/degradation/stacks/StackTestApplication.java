@@ -1,10 +1,13 @@
 package dev.degradation.stacks;
 
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
@@ -146,6 +149,40 @@ class StackTestApplication {
 		}
 
 	}
+
+	/**
+	 * An answer written a line at a time through the servlet's writer for as long as its caller
+	 * reads it, as a servlet streams: it stops when {@link PrintWriter#checkError()} says
+	 * the caller left, and tells {@link #TICKS_ENDED} how many lines it wrote.
+	 */
+	@RestController
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	static class ServletTicksController {
+
+		/** How many lines the ticks wrote at most: far more than any test waits for. */
+		static final int MAX_TICKS = 1000;
+
+		@GetMapping("/api/ticks")
+		void ticks(HttpServletResponse response) throws IOException, InterruptedException {
+			response.setContentType("text/plain");
+			PrintWriter writer = response.getWriter();
+			int ticks = 0;
+			while (ticks < MAX_TICKS) {
+				writer.println("tick " + ticks++);
+				if (writer.checkError()) {
+					break;
+				}
+				// The pace of a stream of its own, not a wait for a state.
+				Thread.sleep(10);
+			}
+			TICKS_ENDED.get().complete(ticks);
+		}
+
+	}
+
+	/** How many lines the last {@code /api/ticks} answer wrote once it ended. */
+	static final AtomicReference<CompletableFuture<Integer>> TICKS_ENDED = new AtomicReference<>(
+			new CompletableFuture<>());
 
 	@RestController
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)

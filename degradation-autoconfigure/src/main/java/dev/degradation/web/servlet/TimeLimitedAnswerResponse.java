@@ -75,8 +75,7 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 	public PrintWriter getWriter() throws IOException {
 		PrintWriter writer = this.writer;
 		if (writer == null) {
-			// A PrintWriter over a Writer adds no buffer of its own.
-			writer = new PrintWriter(new TimedWriter(super.getWriter()));
+			writer = new TimedPrintWriter(super.getWriter());
 			this.writer = writer;
 		}
 		return writer;
@@ -227,6 +226,28 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 		@Override
 		public void setWriteListener(WriteListener listener) {
 			this.delegate.setWriteListener(listener);
+		}
+
+	}
+
+	/**
+	 * The answer's print writer, over the timed writer: a PrintWriter over a Writer adds no buffer
+	 * of its own. The container's writer keeps a failed write to itself, as a print writer does, so
+	 * a caller that left is seen through its {@link #checkError()}: a servlet that streams until
+	 * then would otherwise write on for nobody, and keep its place.
+	 */
+	private final class TimedPrintWriter extends PrintWriter {
+
+		private final PrintWriter container;
+
+		TimedPrintWriter(PrintWriter container) {
+			super(new TimedWriter(container));
+			this.container = container;
+		}
+
+		@Override
+		public boolean checkError() {
+			return super.checkError() || this.container.checkError();
 		}
 
 	}
