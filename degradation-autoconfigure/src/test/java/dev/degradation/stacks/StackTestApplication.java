@@ -2,6 +2,7 @@ package dev.degradation.stacks;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -105,6 +106,15 @@ class StackTestApplication {
 
 	/** Each event's data. */
 	static final String STREAMED_EVENT = "x".repeat(4096);
+
+	/** How many events {@code /api/burst} sends before its pause. */
+	static final int BURST_EVENTS = 2;
+
+	/** Each event of the burst. */
+	static final String BURST_EVENT = "x".repeat(128);
+
+	/** How long {@code /api/burst} pauses after its burst. */
+	static final Duration BURST_PAUSE = Duration.ofMillis(1500);
 
 	static final String REFUSED_CALL_PATH = "/api/stock/{id}";
 
@@ -313,6 +323,17 @@ class StackTestApplication {
 		@GetMapping(path = "/api/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 		Flux<String> stream() {
 			return Flux.range(0, STREAMED_EVENTS).map((event) -> STREAMED_EVENT);
+		}
+
+		/**
+		 * A stream as events often come: a few at once, each waiting a moment for the server to
+		 * take it, then a pause in which the stream has nothing to send and the caller waits for
+		 * nothing.
+		 */
+		@GetMapping(path = "/api/burst", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+		Flux<String> burst() {
+			return Flux.concat(Flux.range(0, BURST_EVENTS).map((event) -> BURST_EVENT),
+					Mono.delay(BURST_PAUSE).map((paused) -> "end"));
 		}
 
 		@GetMapping("/api/hold")

@@ -41,6 +41,12 @@ final class TimeLimitedAnswer extends ServerHttpResponseDecorator {
 	/** Time the stream waited for the server to ask for more. Guarded by this. */
 	private long waitedNanos;
 
+	/**
+	 * Whether a look at the wait is scheduled, or none is needed any more (the place was given
+	 * back). Guarded by this.
+	 */
+	private boolean watching;
+
 	private volatile boolean finished;
 
 	private volatile @Nullable Disposable check;
@@ -76,8 +82,7 @@ final class TimeLimitedAnswer extends ServerHttpResponseDecorator {
 	}
 
 	private <T> Flux<T> paced(Flux<T> stream) {
-		return stream.doOnSubscribe((subscription) -> watch(this.limitNanos))
-			.doOnRequest(this::requested)
+		return stream.doOnRequest(this::requested)
 			.doOnNext((item) -> delivered())
 			.doFinally((signal) -> finished());
 	}
@@ -96,37 +101,53 @@ final class TimeLimitedAnswer extends ServerHttpResponseDecorator {
 	}
 
 	private void delivered() {
+		long delay = -1;
 		synchronized (this) {
 			if (this.demand != Long.MAX_VALUE && --this.demand <= 0) {
 				this.demand = 0;
 				this.stalledSince = System.nanoTime() | 1;
+				// The wait grows only while the stream is stalled: each stall is looked at once it
+				// could reach the bound, and a stream that flows, or waits for its own source, is
+				// not looked at at all.
+				if (!this.watching) {
+					this.watching = true;
+					delay = this.limitNanos - this.waitedNanos;
+				}
 			}
+		}
+		if (delay >= 0) {
+			watch(delay);
 		}
 	}
 
 	private void watch(long delayNanos) {
 		if (!this.finished) {
-			this.check = Schedulers.parallel().schedule(this::check, Math.max(0, delayNanos) / 1_000_000,
-					TimeUnit.MILLISECONDS);
+			// In nanoseconds: a delay cut to whole milliseconds is none within the bound's last one,
+			// and the look that finds the bound not yet reached would come again at once.
+			this.check = Schedulers.parallel().schedule(this::check, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
 		}
 	}
 
 	/**
 	 * Give the place back once the stream has waited for the caller for as long as a body may
-	 * take to arrive, or look again when it would have.
+	 * take to arrive, or look again when this stall would have; a stall already over leaves the
+	 * next one to be looked at as it begins.
 	 */
 	private void check() {
 		if (this.finished) {
 			return;
 		}
 		long waited;
+		boolean stalled;
 		synchronized (this) {
-			waited = this.waitedNanos + ((this.stalledSince != 0) ? System.nanoTime() - this.stalledSince : 0);
+			stalled = this.stalledSince != 0;
+			waited = this.waitedNanos + (stalled ? System.nanoTime() - this.stalledSince : 0);
+			this.watching = stalled || waited >= this.limitNanos;
 		}
 		if (waited >= this.limitNanos) {
 			this.admitted.onIgnore();
 		}
-		else {
+		else if (stalled) {
 			watch(this.limitNanos - waited);
 		}
 	}
