@@ -5,6 +5,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,6 +30,9 @@ final class BodyTimer implements AutoCloseable {
 
 	private boolean closed;
 
+	/** How many tasks were given to the timer, so that a test can see what a request costs it. */
+	private final AtomicLong scheduled = new AtomicLong();
+
 	/**
 	 * Run a task after a delay, unless cancelled before.
 	 * @param task the task, short: it runs on the timer's one thread
@@ -42,6 +46,7 @@ final class BodyTimer implements AutoCloseable {
 			return null;
 		}
 		try {
+			this.scheduled.incrementAndGet();
 			return executor.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
@@ -72,6 +77,14 @@ final class BodyTimer implements AutoCloseable {
 			}
 			return executor;
 		}
+	}
+
+	/**
+	 * Return how many tasks were given to the timer so far.
+	 * @return the count
+	 */
+	long scheduled() {
+		return this.scheduled.get();
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
@@ -32,6 +33,13 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 	 * container's buffer and a connection's first send buffer take without a caller reading.
 	 */
 	static final int WATCHED_AFTER_BYTES = 32 * 1024;
+
+	/**
+	 * The shortest time between two looks at one answer: a caller's short deadline makes the
+	 * bound short, and a look at every turn of it would let a long answer to such a caller keep
+	 * the timer's one thread busy. A place is given back this much later at most.
+	 */
+	static final long LOOK_AGAIN_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private final Admitted admitted;
 
@@ -159,7 +167,8 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 			this.admitted.onIgnore();
 		}
 		else {
-			this.check = this.watch.schedule(this::check, this.limitNanos - waited);
+			this.check = this.watch.schedule(this::check,
+					Math.max(this.limitNanos - waited, LOOK_AGAIN_AFTER_NANOS));
 		}
 	}
 
