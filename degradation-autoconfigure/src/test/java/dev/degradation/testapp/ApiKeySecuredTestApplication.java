@@ -1,10 +1,10 @@
 package dev.degradation.testapp;
 
-import java.security.Principal;
 import java.util.Map;
 
 import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -20,6 +20,7 @@ import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
@@ -35,7 +36,8 @@ import org.springframework.web.bind.annotation.RestController;
  * An API whose callers authenticate by an API key in {@code X-API-Key}, read by Spring Security's
  * own authentication filter (on either web stack), as services called by other services often
  * are: no {@code Authorization}, no cookie, and answers that are each caller's own without a
- * {@code Vary}. On Spring MVC Spring Security's headers are its defaults: its
+ * {@code Vary}. With {@code testapp.servlet-api=disabled}, Spring Security's servlet API
+ * integration is off on Spring MVC: the request reports no principal. On Spring MVC Spring Security's headers are its defaults: its
  * {@code Cache-Control: no-store} is written as the answer commits, after the starter's filter has
  * seen the answer, so it keeps no copy from being stored. On WebFlux it is written before, and the
  * chain leaves it out, as an API that leaves HTTP caching to its own answers does.
@@ -67,9 +69,10 @@ public class ApiKeySecuredTestApplication {
 	@RestController
 	static class StatementController {
 
+		// Spring Security's own argument: also where its servlet API integration is off.
 		@GetMapping("/api/accounts/{id}/statement")
-		Map<String, Object> statement(@PathVariable String id, Principal caller) {
-			return Map.of("account", id, "owner", caller.getName(), "balance", caller.getName().length() * 100);
+		Map<String, Object> statement(@PathVariable String id, @AuthenticationPrincipal String caller) {
+			return Map.of("account", id, "owner", caller, "balance", caller.length() * 100);
 		}
 
 	}
@@ -79,7 +82,8 @@ public class ApiKeySecuredTestApplication {
 	static class ServletSecurity {
 
 		@Bean
-		SecurityFilterChain apiKeySecurityFilterChain(HttpSecurity http) {
+		SecurityFilterChain apiKeySecurityFilterChain(HttpSecurity http,
+				@Value("${testapp.servlet-api:enabled}") String servletApi) {
 			AuthenticationManager callers = ApiKeySecuredTestApplication::authenticate;
 			AuthenticationFilter apiKeys = new AuthenticationFilter(callers, (request) -> {
 				String key = request.getHeader(API_KEY_HEADER);
@@ -96,6 +100,12 @@ public class ApiKeySecuredTestApplication {
 				.addFilterBefore(apiKeys, AnonymousAuthenticationFilter.class)
 				.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 				.csrf((csrf) -> csrf.disable())
+				// Off: the request no longer reports its principal; Spring Security still knows it.
+				.servletApi((integration) -> {
+					if ("disabled".equals(servletApi)) {
+						integration.disable();
+					}
+				})
 				.build();
 		}
 

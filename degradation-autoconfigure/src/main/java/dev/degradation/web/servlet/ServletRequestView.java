@@ -85,11 +85,14 @@ final class ServletRequestView implements RequestView {
 
 	/**
 	 * Return the request's principal as the request reports it: behind Spring Security's filter
-	 * chain, its request's, which is {@code null} for the anonymous user.
+	 * chain, its request's, which is {@code null} for the anonymous user; where the request does not
+	 * report one, the principal of Spring Security's context, so that an application that turned
+	 * Spring Security's servlet API integration off is still known by its callers.
 	 */
 	@Override
 	public @Nullable Principal principal() {
-		return this.request.getUserPrincipal();
+		Principal principal = this.request.getUserPrincipal();
+		return (principal != null) ? principal : SecurityContextPrincipal.current();
 	}
 
 }
