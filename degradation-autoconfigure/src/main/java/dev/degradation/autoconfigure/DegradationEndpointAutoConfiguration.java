@@ -6,7 +6,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.OperationType;
 import org.springframework.boot.actuate.endpoint.web.ExposableWebEndpoint;
-import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.boot.actuate.endpoint.web.PathMapper;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
@@ -100,9 +100,9 @@ public final class DegradationEndpointAutoConfiguration {
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
 		FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(
 				DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints,
-				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<PathMapper> pathMappers,
 				ObjectProvider<WebEndpointProperties> webEndpoints) {
-			return endpointWriteFilter(endpointPath(pathMappedEndpoints, webEndpoints), filters, endpoints);
+			return endpointWriteFilter(endpointPath(pathMappers, webEndpoints), filters, endpoints);
 		}
 
 		/**
@@ -134,31 +134,28 @@ public final class DegradationEndpointAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationEndpointWriteFilter")
 		EndpointWriteWebFilter degradationEndpointWriteFilter(DegradationFilterProperties filters,
-				ObjectProvider<WebEndpointsSupplier> endpoints, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<WebEndpointsSupplier> endpoints, ObjectProvider<PathMapper> pathMappers,
 				ObjectProvider<WebEndpointProperties> webEndpoints, ResourceLoader resourceLoader) {
 			int order = filters.getOrder();
 			DegradationReactiveAutoConfiguration.checkAfterSecurity(order, resourceLoader.getClassLoader());
-			return new EndpointWriteWebFilter(endpointPath(pathMappedEndpoints, webEndpoints), new Writable(endpoints),
+			return new EndpointWriteWebFilter(endpointPath(pathMappers, webEndpoints), new Writable(endpoints),
 					order);
 		}
 
 	}
 
 	/**
-	 * The endpoint's path within the application, as the Actuator maps it ({@link PathMappedEndpoints});
-	 * before the Actuator has mapped it, as Boot binds its base path and path mapping
-	 * ({@link WebEndpointProperties}).
+	 * The endpoint's path within the application, as the Actuator maps it: Boot's base path
+	 * ({@link WebEndpointProperties}) and the endpoint's root path from the application's
+	 * {@link PathMapper path mappers}, {@code management.endpoints.web.path-mapping} among them.
+	 * Worked out from those rather than asked of the Actuator's mapped endpoints, which discover
+	 * every endpoint when first asked; asked from a filter's registration, that discovery ran before
+	 * the web server started, and took a large share of the starter's own startup time.
 	 */
-	static String endpointPath(ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+	static String endpointPath(ObjectProvider<PathMapper> pathMappers,
 			ObjectProvider<WebEndpointProperties> webEndpoints) {
-		PathMappedEndpoints mapped = pathMappedEndpoints.getIfAvailable();
-		String path = (mapped != null) ? mapped.getPath(DEGRADATION) : null;
-		return (path != null) ? path : endpointPath(webEndpoints.getIfAvailable(WebEndpointProperties::new));
-	}
-
-	private static String endpointPath(WebEndpointProperties webEndpoints) {
-		String basePath = webEndpoints.getBasePath();
-		String path = webEndpoints.getPathMapping().getOrDefault(DEGRADATION.toString(), DEGRADATION.toString());
+		String basePath = webEndpoints.getIfAvailable(WebEndpointProperties::new).getBasePath();
+		String path = PathMapper.getRootPath(pathMappers.orderedStream().toList(), DEGRADATION);
 		return (basePath.endsWith("/") ? basePath : basePath + "/") + (path.startsWith("/") ? path.substring(1) : path);
 	}
 

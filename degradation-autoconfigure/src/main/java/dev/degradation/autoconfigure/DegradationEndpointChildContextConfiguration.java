@@ -6,7 +6,7 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointEx
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextType;
-import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.boot.actuate.endpoint.web.PathMapper;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -34,10 +34,10 @@ public class DegradationEndpointChildContextConfiguration {
 	@Bean
 	FilterRegistrationBean<EndpointWriteFilter> degradationEndpointWriteFilter(
 			DegradationFilterProperties filters, ObjectProvider<WebEndpointsSupplier> endpoints,
-			ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+			ObjectProvider<PathMapper> pathMappers,
 			ObjectProvider<WebEndpointProperties> webEndpoints) {
 		return DegradationEndpointAutoConfiguration.EndpointWriteFilterConfiguration.endpointWriteFilter(
-				DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints), filters,
+				DegradationEndpointAutoConfiguration.endpointPath(pathMappers, webEndpoints), filters,
 				endpoints);
 	}
 

@@ -5,7 +5,7 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.condition.Conditi
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointProperties;
 import org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration;
-import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.boot.actuate.endpoint.web.PathMapper;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -45,9 +45,9 @@ public final class DegradationStatusPageManagementContextConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
 		FilterRegistrationBean<StatusPageSlashFilter> degradationStatusPageSlashFilter(
-				DegradationFilterProperties filters, ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				DegradationFilterProperties filters, ObjectProvider<PathMapper> pathMappers,
 				ObjectProvider<WebEndpointProperties> webEndpoints) {
-			String endpointPath = DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints);
+			String endpointPath = DegradationEndpointAutoConfiguration.endpointPath(pathMappers, webEndpoints);
 			FilterRegistrationBean<StatusPageSlashFilter> registration = new FilterRegistrationBean<>(
 					new StatusPageSlashFilter(endpointPath));
 			registration.setName("degradationStatusPageSlashFilter");
@@ -69,10 +69,10 @@ public final class DegradationStatusPageManagementContextConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "degradationStatusPageSlashFilter")
 		StatusPageSlashWebFilter degradationStatusPageSlashFilter(DegradationFilterProperties filters,
-				ObjectProvider<PathMappedEndpoints> pathMappedEndpoints,
+				ObjectProvider<PathMapper> pathMappers,
 				ObjectProvider<WebEndpointProperties> webEndpoints) {
 			return new StatusPageSlashWebFilter(
-					DegradationEndpointAutoConfiguration.endpointPath(pathMappedEndpoints, webEndpoints),
+					DegradationEndpointAutoConfiguration.endpointPath(pathMappers, webEndpoints),
 					filters.getOrder());
 		}
 

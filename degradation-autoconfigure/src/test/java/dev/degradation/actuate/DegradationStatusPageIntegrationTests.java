@@ -19,6 +19,8 @@ import org.springframework.security.core.userdetails.User;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
+import dev.degradation.testapp.JsonHttp;
+import dev.degradation.testapp.JsonHttp.Answer;
 import dev.degradation.testapp.RawHttp;
 import dev.degradation.testapp.RawHttp.Response;
 import dev.degradation.testapp.ShopTestApplication;
@@ -111,6 +113,32 @@ class DegradationStatusPageIntegrationTests {
 			assertThat(slash.status()).isEqualTo(302);
 			assertThat(slash.header("Location")).isEqualTo("../ui");
 			assertThat(http.send("GET", "/actuator/degradation/ui", "Accept: text/html").status()).isEqualTo(404);
+		}
+
+	}
+
+	@Nested
+	@SpringBootTest(classes = ShopTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+			properties = { MANIFEST, "degradation.probes.enabled=false",
+					"management.endpoints.web.exposure.include=degradation",
+					"management.endpoint.degradation.access=unrestricted", "management.endpoints.web.base-path=/manage",
+					"management.endpoints.web.path-mapping.degradation=brownout" })
+	class UnderAPathMapping {
+
+		@LocalServerPort
+		int port;
+
+		@Test
+		void thePageAndTheWriteCheckFollowTheEndpointsMappedPath() throws Exception {
+			RawHttp http = new RawHttp(this.port);
+			assertThat(http.send("GET", "/manage/brownout/ui", "Accept: text/html").status()).isEqualTo(200);
+			Response slash = http.send("GET", "/manage/brownout/ui/", "Accept: text/html");
+			assertThat(slash.status()).isEqualTo(302);
+			assertThat(slash.header("Location")).isEqualTo("../ui");
+			Answer write = new JsonHttp(this.port).post("/manage/brownout/switches/best-effort",
+					"{\"state\": \"off\", \"name\": \"enhanced\"}");
+			assertThat(write.status()).isEqualTo(400);
+			assertThat(write.json().get("message").asString()).contains("'name' is not taken in the body");
 		}
 
 	}
