@@ -162,6 +162,11 @@ abstract class LimitEvidenceTests {
 	}
 
 	@Test
+	void callersThatDoNotReadAFileAnswerHoldNoPlacePastTheBodyTimeoutAndStillGetItWhole() throws Exception {
+		assertSlowReadersHoldNoPlace("/api/file", StackTestApplication.LARGE_ANSWER.length);
+	}
+
+	@Test
 	void callersThatDoNotReadAStreamedAnswerHoldNoPlacePastTheBodyTimeoutAndStillGetItWhole() throws Exception {
 		assertSlowReadersHoldNoPlace("/api/stream",
 				(long) StackTestApplication.STREAMED_EVENTS * StackTestApplication.STREAMED_EVENT.length());
@@ -499,7 +504,7 @@ abstract class LimitEvidenceTests {
 		return new String(line, 0, read, StandardCharsets.ISO_8859_1);
 	}
 
-	private Admission admission() {
+	Admission admission() {
 		OverloadSignal.Active active = this.overload.active();
 		assertThat(active).isNotNull();
 		return active.admission();

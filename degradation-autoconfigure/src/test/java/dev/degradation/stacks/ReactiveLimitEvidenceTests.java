@@ -59,6 +59,20 @@ class ReactiveLimitEvidenceTests extends LimitEvidenceTests {
 			.isLessThan(MOST_TASKS);
 	}
 
+	@Test
+	void anAdmittedAnswerCanStillBeSentFromAFileByTheServer() throws Exception {
+		// The answer an admitted exchange writes to is the starter's; a file answer (a static
+		// resource, a download) is still sent by the server from the file, not copied through buffers.
+		long admitted = admission().admitted();
+		HttpResponse<String> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/zero-copy"))
+				.timeout(Duration.ofSeconds(10))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(admission().admitted()).as("the exchange was admitted").isGreaterThan(admitted);
+		assertThat(response.body()).isEqualTo("true");
+	}
+
 	private HttpResponse<String> burst() throws Exception {
 		return HttpClient.newHttpClient()
 			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/burst"))

@@ -2,6 +2,8 @@ package dev.degradation.stacks;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +22,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.io.FileSystemResource;
+import org.springframework.core.io.Resource;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -33,6 +37,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.http.ResponseCookie;
+import org.springframework.http.ZeroCopyHttpOutputMessage;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MultipartFile;
@@ -196,6 +201,35 @@ class StackTestApplication {
 	static final AtomicReference<CompletableFuture<Integer>> TICKS_ENDED = new AtomicReference<>(
 			new CompletableFuture<>());
 
+	/** A file as large as {@code /api/large}'s answer, written once, for {@code /api/file}. */
+	static final class LargeFile {
+
+		private static @Nullable Path path;
+
+		static synchronized Path path() throws IOException {
+			if (path == null) {
+				Path file = Files.createTempFile("degradation-large-answer", ".bin");
+				file.toFile().deleteOnExit();
+				Files.write(file, LARGE_ANSWER);
+				path = file;
+			}
+			return path;
+		}
+
+	}
+
+	@RestController
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	static class ReactiveZeroCopyController {
+
+		/** Whether the answer an application writes to can be sent from a file by the server. */
+		@GetMapping("/api/zero-copy")
+		String zeroCopy(ServerWebExchange exchange) {
+			return String.valueOf(exchange.getResponse() instanceof ZeroCopyHttpOutputMessage);
+		}
+
+	}
+
 	@RestController
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 	static class ReactiveRefusedCallController {
@@ -316,6 +350,15 @@ class StackTestApplication {
 		@GetMapping(path = "/api/large", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
 		byte[] large() {
 			return LARGE_ANSWER;
+		}
+
+		/**
+		 * An answer as large, from a file: Spring MVC copies it to the answer's stream, WebFlux has
+		 * the server send it from the file itself where the server can.
+		 */
+		@GetMapping(path = "/api/file", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
+		Resource file() throws IOException {
+			return new FileSystemResource(LargeFile.path());
 		}
 
 		/**
