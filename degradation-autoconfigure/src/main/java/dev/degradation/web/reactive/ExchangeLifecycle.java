@@ -185,9 +185,25 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 			if (timed != null) {
 				timed.finished();
 			}
-			HttpStatusCode status = response.getStatusCode();
-			ended(signal != SignalType.ON_COMPLETE, (status != null) ? status.value() : 200);
+			int status = statusOf(response);
+			ended(signal != SignalType.ON_COMPLETE || status < 0, status);
 		});
+	}
+
+	/**
+	 * Return the status of an exchange's answer as it ended, or {@code -1} when the server no
+	 * longer knows it: a servlet container recycles the response of a request it ended itself (a
+	 * time-out, a caller that left) while the application's answer may still complete later, and
+	 * the place must be given back all the same.
+	 */
+	private static int statusOf(ServerHttpResponse response) {
+		try {
+			HttpStatusCode status = response.getStatusCode();
+			return (status != null) ? status.value() : 200;
+		}
+		catch (IllegalStateException ex) {
+			return -1;
+		}
 	}
 
 	@Override
