@@ -37,15 +37,32 @@ final class TimeLimitedBody extends ServerHttpRequestDecorator {
 	private final long limitNanos;
 
 	/**
-	 * Whether a request may carry a body worth bounding: it declares a length, or is chunked.
-	 * An exchange without one is let through as it came, with nothing allocated for it. Over
-	 * HTTP/2 a body is DATA frames, whose headers need declare no length and carry no transfer
-	 * coding; Reactor Netty's codec marks such a request chunked when its headers leave the
-	 * stream open, so the headers tell here, whatever the protocol.
+	 * Whether a request may carry a body worth bounding: it declares a length, or is chunked, or
+	 * a server that does not frame bodies as Reactor Netty does received it with neither. An
+	 * exchange without one is let through as it came, with nothing allocated for it. Over HTTP/2 a
+	 * body is DATA frames, whose headers need declare no length and carry no transfer coding;
+	 * Reactor Netty's codec marks such a request chunked when its headers leave the stream open,
+	 * so there the headers tell, whatever the protocol. A servlet container (WebFlux's servlet
+	 * adapter) marks nothing, and WebFlux does not say which protocol the request came over, so
+	 * there every request that declares no length is bounded: a wrapper, and nothing read.
 	 */
 	static boolean mayHaveBody(ServerHttpRequest request) {
 		HttpHeaders headers = request.getHeaders();
-		return headers.getContentLength() > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
+		long length = headers.getContentLength();
+		return length > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING)
+				|| (length < 0 && !framedByReactorNetty(request));
+	}
+
+	private static boolean framedByReactorNetty(ServerHttpRequest request) {
+		Object nativeRequest;
+		try {
+			nativeRequest = ServerHttpRequestDecorator.getNativeRequest(request);
+		}
+		catch (RuntimeException ex) {
+			// A request of no server (a test's mock): its headers tell.
+			return true;
+		}
+		return nativeRequest.getClass().getName().startsWith("reactor.netty.");
 	}
 
 	TimeLimitedBody(ServerHttpRequest request, Admitted admitted, long limitNanos) {
