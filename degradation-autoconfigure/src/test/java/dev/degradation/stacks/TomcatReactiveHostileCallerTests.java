@@ -1,5 +1,9 @@
 package dev.degradation.stacks;
 
+import org.junit.jupiter.api.AfterAll;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.context.TestPropertySource;
 
 /**
@@ -10,5 +14,18 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(properties = "spring.autoconfigure.exclude="
 		+ "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration")
 class TomcatReactiveHostileCallerTests extends ReactiveHostileCallerTests {
+
+	/** A dependency of its own: the one of the class it extends is stopped with that class. */
+	static final StackBehaviourTests.Fixture fixture = StackBehaviourTests.Fixture.start();
+
+	@DynamicPropertySource
+	static void dependencies(DynamicPropertyRegistry registry) {
+		fixture.register(registry);
+	}
+
+	@AfterAll
+	static void stop() {
+		fixture.close();
+	}
 
 }

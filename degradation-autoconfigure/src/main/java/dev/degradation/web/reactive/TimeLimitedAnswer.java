@@ -24,9 +24,10 @@ import dev.degradation.overload.Admission.Admitted;
  * The answer of an admitted exchange, whose caller may read it slowly. An answer written whole (a
  * single value, as a {@link Mono}) is handed to Reactor Netty's buffers at once and needs nothing
  * here; a servlet container sends it as the connection takes it, so there a large one waits for
- * the caller from the moment it is handed over, as below. A streamed one (a {@link Flux}: events, a large resource) is pulled by the server only as
- * fast as the connection takes it, so a caller that does not read stops the stream, and the
- * exchange, with its place, would wait for as long as the caller liked. While the server asks for
+ * the caller from the moment it is handed over, as below. A streamed one (a {@link Flux}: events,
+ * a large resource) is pulled by the server only as fast as the connection takes it, so a caller
+ * that does not read stops the stream, and the exchange, with its place, would wait for as long as
+ * the caller liked. While the server asks for
  * nothing more, the stream waits for the caller: that time is no part of the latency sample, and
  * once it is longer than the request's body may take to arrive, the exchange gives its place
  * back. The rest of the answer is still streamed, whole, without a place. The timer is Reactor's,
@@ -46,10 +47,10 @@ final class TimeLimitedAnswer extends ServerHttpResponseDecorator implements Zer
 
 	private final Admitted admitted;
 
+	private final long limitNanos;
+
 	/** Whether a large answer was handed to the server whole, and waits for the caller. */
 	private volatile boolean handedWhole;
-
-	private final long limitNanos;
 
 	/** What the server asked for and has not been given yet. Guarded by this. */
 	private long demand;
