@@ -2,20 +2,23 @@ package dev.degradation.stacks;
 
 import org.junit.jupiter.api.AfterAll;
 
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.context.TestPropertySource;
 
 /**
- * The suite of what a hostile caller may not do, on WebFlux served by Tomcat rather than
- * Reactor Netty (WebFlux's servlet adapter): the server's own reading, writing and end of an
- * exchange differ, the starter's behaviour may not.
+ * The hostile-caller suite on WebFlux served by Tomcat rather than Reactor Netty (WebFlux's
+ * servlet adapter), the Actuator on the application's port. A sibling of
+ * {@link ReactiveHostileCallerTests}, not a subclass, so that each has its own dependency.
  */
-@TestPropertySource(properties = "spring.autoconfigure.exclude="
-		+ "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration")
-class TomcatReactiveHostileCallerTests extends ReactiveHostileCallerTests {
+@SpringBootTest(classes = StackTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=reactive",
+				"spring.autoconfigure.exclude=org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration",
+				"management.endpoints.web.exposure.include=health,degradation,metrics",
+				"management.endpoint.degradation.access=unrestricted", "degradation.priority.enabled=true" })
+class TomcatReactiveHostileCallerTests extends HostileCallerTests {
 
-	/** A dependency of its own: the one of the class it extends is stopped with that class. */
 	static final StackBehaviourTests.Fixture fixture = StackBehaviourTests.Fixture.start();
 
 	@DynamicPropertySource
@@ -26,6 +29,11 @@ class TomcatReactiveHostileCallerTests extends ReactiveHostileCallerTests {
 	@AfterAll
 	static void stop() {
 		fixture.close();
+	}
+
+	@Override
+	int managementPort() {
+		return this.port;
 	}
 
 }
