@@ -608,6 +608,18 @@ public final class RequestDecider {
 		return (deadline == Deadline.NONE || deadline <= 0) ? timeout : Math.min(deadline, timeout);
 	}
 
+	/**
+	 * Return how long an admitted request's answer may wait, in all, for its caller to take it
+	 * before its place is given back: the body time-out ({@link #setBodyLimits}) alone. Unlike a
+	 * body's bound, never the caller's deadline: a caller that sent a deadline of a millisecond
+	 * and reads at once would otherwise have its place given back at its answer's first wait, and
+	 * the rest of its work would run outside admission. The bound is the operator's, no caller's.
+	 * @return the bound, in nanoseconds
+	 */
+	public long answerWaitLimitNanos() {
+		return this.bodyTimeoutNanos;
+	}
+
 	private long deadline(RequestView request) {
 		return Deadline.remainingNanos(request.header(this.deadlineHeader), this.maxDeadline);
 	}

@@ -224,6 +224,15 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	}
 
 	/**
+	 * Return how long an admitted request's answer may wait, in all, for its caller before its
+	 * place is given back ({@link RequestDecider#answerWaitLimitNanos}).
+	 * @return the bound, in nanoseconds
+	 */
+	protected final long answerWaitLimitNanos() {
+		return this.decider.answerWaitLimitNanos();
+	}
+
+	/**
 	 * Tell admission that the server gave the request up (the time-out of an asynchronous
 	 * request, the service's own setting): a loss.
 	 */

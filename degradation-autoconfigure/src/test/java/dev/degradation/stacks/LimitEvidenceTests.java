@@ -172,6 +172,28 @@ abstract class LimitEvidenceTests {
 				(long) StackTestApplication.STREAMED_EVENTS * StackTestApplication.STREAMED_EVENT.length());
 	}
 
+	@Test
+	void aCallersOwnShortDeadlineGivesNoPlaceBackWhileItsStreamRuns() throws Exception {
+		// The bound on how long an answer may wait for its caller is the operator's: a caller that
+		// sends a deadline of 1 ms and reads its stream at once must not have its place given back
+		// after the first events, leaving the rest of the stream's work outside admission.
+		long admitted = admission().admitted();
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/burst"))
+			.timeout(Duration.ofSeconds(10))
+			.header("x-envoy-expected-rq-timeout-ms", "1")
+			.build();
+		CompletableFuture<HttpResponse<String>> burst = this.client.sendAsync(request,
+				HttpResponse.BodyHandlers.ofString());
+		await().atMost(Duration.ofSeconds(5)).until(() -> admission().admitted() > admitted);
+		// The stream's pause is its own work, as long as the pause: its place stays taken.
+		await().during(StackTestApplication.BURST_PAUSE.dividedBy(2))
+			.atMost(StackTestApplication.BURST_PAUSE)
+			.until(() -> admission().inflight() >= 1);
+		HttpResponse<String> response = burst.get(10, TimeUnit.SECONDS);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).endsWith("data:end\n\n");
+	}
+
 	/**
 	 * Ask for an answer far larger than the connection's buffers from callers that read nothing
 	 * of it, and assert that their places are given back at the body time-out while the answers

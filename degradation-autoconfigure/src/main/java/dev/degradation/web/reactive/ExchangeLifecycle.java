@@ -157,7 +157,7 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 				? TimeLimitedBody.bound(received, admitted, bodyTimeLimitNanos) : received;
 		TimeLimitedAnswer answer = null;
 		if (admitted != null) {
-			answer = new TimeLimitedAnswer(exchange.getResponse(), admitted, bodyTimeLimitNanos);
+			answer = new TimeLimitedAnswer(exchange.getResponse(), admitted, answerWaitLimitNanos());
 			exchange = exchange.mutate().response(answer).build();
 		}
 		this.exchange = exchange;

@@ -27,11 +27,11 @@ import dev.degradation.overload.Admission.Admitted;
  * the caller from the moment it is handed over, as below. A streamed one (a {@link Flux}: events,
  * a large resource) is pulled by the server only as fast as the connection takes it, so a caller
  * that does not read stops the stream, and the exchange, with its place, would wait for as long as
- * the caller liked. While the server asks for
- * nothing more, the stream waits for the caller: that time is no part of the latency sample, and
- * once it is longer than the request's body may take to arrive, the exchange gives its place
- * back. The rest of the answer is still streamed, whole, without a place. The timer is Reactor's,
- * on its parallel scheduler; nothing blocks.
+ * the caller liked. While the server asks for nothing more, the stream waits for the caller: that
+ * time is no part of the latency sample, and once it is longer than the body time-out (the
+ * operator's bound, never the caller's deadline), the exchange gives its place back. The rest of
+ * the answer is still streamed, whole, without a place. The timer is Reactor's, on its parallel
+ * scheduler; nothing blocks.
  *
  * <p>A file answer the server can send from the file itself ({@link ZeroCopyHttpOutputMessage},
  * Reactor Netty's) is still sent so: the server's send is all there is to watch, so all of it is

@@ -145,7 +145,7 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 		HttpServletResponse answer = this.response;
 		if (admitted != null) {
 			TimeLimitedAnswerResponse timed = new TimeLimitedAnswerResponse(this.response, admitted,
-					bodyTimeLimitNanos, this.bodyTimer);
+					answerWaitLimitNanos(), this.bodyTimer);
 			this.timedAnswer = timed;
 			answer = timed;
 		}

@@ -18,7 +18,8 @@ import dev.degradation.overload.Admission.Admitted;
  * The answer of an admitted request, whose caller may read it slowly: a write that waits for room
  * in the connection waits for the caller, not for the service. That time is no part of the
  * request's latency sample, and once the caller has kept the answer's writes waiting for longer
- * than the request's body may take to arrive, the request gives its place back: the rest of the
+ * than the body time-out (the operator's bound, never the caller's deadline), the request gives
+ * its place back: the rest of the
  * answer is still written, whole, without a place. A caller that does not read blocks the
  * request's thread in its write, so an answer large enough to fill the connection's buffers is
  * watched from another thread ({@link BodyTimer}); a smaller one never waits long enough to
@@ -35,9 +36,9 @@ final class TimeLimitedAnswerResponse extends HttpServletResponseWrapper {
 	static final int WATCHED_AFTER_BYTES = 32 * 1024;
 
 	/**
-	 * The shortest time between two looks at one answer: a caller's short deadline makes the
-	 * bound short, and a look at every turn of it would let a long answer to such a caller keep
-	 * the timer's one thread busy. A place is given back this much later at most.
+	 * The shortest time between two looks at one answer: a short body time-out makes the bound
+	 * short, and a look at every turn of it would let a long answer keep the timer's one thread
+	 * busy. A place is given back this much later at most.
 	 */
 	static final long LOOK_AGAIN_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
