@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * CPU. An answer waiting for its turn needs no CPU, and a flooding client's next request only
  * comes once it has its answer, so the flood keeps a few requests runnable instead of hundreds.
  * Half the cores, at least one, write such answers at once; the others wait their turn, first
- * come first served, at most {@link #MAX_WAIT_NANOS} and never past the caller's deadline, and
- * are then answered anyway; past {@link #MAX_WAITING} waiting, an answer goes out at once. Only
+ * come first served, at most {@link #MAX_WAIT_NANOS} (and never past a deadline, where one is
+ * given; the request lifecycle gives none, since a caller sets its own), and are then answered
+ * anyway; past {@link #MAX_WAITING} waiting, an answer goes out at once. Only
  * answers that fit a socket's send buffer take a turn, so that a slow reader cannot hold one. The
  * servlet stack waits on its request thread ({@link #enter}); the reactive stack waits without a
  * thread ({@link #enterLater}); both share one set of turns.

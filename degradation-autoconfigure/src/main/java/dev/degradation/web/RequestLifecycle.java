@@ -32,6 +32,9 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	private static final Runnable NOTHING_HELD = () -> {
 	};
 
+	/** A wait for a turn bounded by the turns alone ({@link CheapAnswerTurns#enter(long)}). */
+	private static final long NO_DEADLINE = -1;
+
 	private final RequestDecider decider;
 
 	private final boolean levelOnEveryAnswer;
@@ -138,8 +141,10 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		// Written in turn with the other cheap answers while admitted work is served, and sent
 		// before the turn is given back; a fallback too large to be sure of its send buffer takes
 		// no turn, so that a slow reader cannot hold one; a refusal takes one only when its caller
-		// came back before its Retry-After.
-		return takeTurn(turns, answered.deadlineNanos(), (taken) -> {
+		// came back before its Retry-After. The wait is the turns' own bound, whatever deadline the
+		// caller sent: the turns ration the callers that flood, and a deadline is theirs to set (one
+		// already passed would otherwise take every answer of a flood out of the line).
+		return takeTurn(turns, NO_DEADLINE, (taken) -> {
 			if (!taken) {
 				return answer(answered);
 			}

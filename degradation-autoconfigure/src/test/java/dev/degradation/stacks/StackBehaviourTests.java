@@ -307,11 +307,20 @@ abstract class StackBehaviourTests {
 				.isEqualTo(200);
 			assertThat(turns.enter(-1)).as("the test holds the only turn").isTrue();
 			CompletableFuture<HttpResponse<String>> dropped;
+			CompletableFuture<HttpResponse<String>> pastItsDeadline;
 			try {
 				dropped = this.client.sendAsync(request("POST", "/api/track", null),
 						HttpResponse.BodyHandlers.ofString());
 				await().atMost(Duration.ofSeconds(10)).until(() -> turns.waiting() == 1);
 				assertThat(dropped).as("no answer while its turn is held").isNotDone();
+				// A caller's deadline does not take it out of the line: its own header would
+				// otherwise let a flood of cheap answers skip the turns that ration it.
+				HttpRequest passed = HttpRequest.newBuilder(request("POST", "/api/track", null), (name, value) -> true)
+					.header("x-envoy-expected-rq-timeout-ms", "0")
+					.build();
+				pastItsDeadline = this.client.sendAsync(passed, HttpResponse.BodyHandlers.ofString());
+				await().atMost(Duration.ofSeconds(10)).until(() -> turns.waiting() == 2);
+				assertThat(pastItsDeadline).as("no answer out of turn for a caller whose deadline passed").isNotDone();
 			}
 			finally {
 				turns.leave(System.nanoTime());
@@ -319,6 +328,7 @@ abstract class StackBehaviourTests {
 			HttpResponse<String> answer = dropped.get(10, TimeUnit.SECONDS);
 			assertThat(answer.statusCode()).isEqualTo(204);
 			assertDegraded(answer, "best-effort", "switch:best-effort", null);
+			assertThat(pastItsDeadline.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
 			await().atMost(Duration.ofSeconds(5)).until(() -> turns.waiting() == 0);
 			assertThat(turns.enter(0)).as("a caller whose deadline passed takes no turn").isFalse();
 			assertThat(turns.enter(-1)).as("the turn was given back").isTrue();
