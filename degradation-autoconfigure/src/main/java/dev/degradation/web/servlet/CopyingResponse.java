@@ -8,6 +8,7 @@ import java.util.List;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpSession;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
@@ -95,11 +96,30 @@ final class CopyingResponse extends HttpServletResponseWrapper {
 		if (this.writer != null) {
 			this.writer.flush();
 		}
-		if (request.isAsyncStarted()) {
+		if (request.isAsyncStarted() || startedASession(request)) {
 			return;
 		}
 		byte[] body = (this.stream == null) ? new byte[0] : this.stream.copy.body();
 		this.copies.offer(this.key, getStatus(), this::headerValues, body);
+	}
+
+	/**
+	 * Whether the request started a session: its answer is that session's (a form's CSRF token, a
+	 * cart), whether or not the session's cookie is among the answer's headers yet. A servlet
+	 * container adds the cookie as the session starts; Spring Session writes it only as the answer
+	 * commits, after this look. Asked after the application's work, of a request kept under a
+	 * key: a session the application loaded is not looked up again, and one it did not is looked
+	 * up only for a route whose copies vary by the cookie that names it.
+	 */
+	private static boolean startedASession(HttpServletRequest request) {
+		try {
+			HttpSession session = request.getSession(false);
+			return session != null && session.isNew();
+		}
+		catch (IllegalStateException ex) {
+			// Invalidated while the request was served: it was a session's, keep nothing.
+			return true;
+		}
 	}
 
 	private List<String> headerValues(String name) {
