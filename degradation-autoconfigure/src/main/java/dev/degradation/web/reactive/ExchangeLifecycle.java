@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -181,20 +182,25 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 			return served;
 		}
 		TimeLimitedAnswer timed = answer;
-		return served.doFinally((SignalType signal) -> {
-			if (timed != null) {
-				timed.finished();
-			}
-			int status = statusOf(response);
-			ended(signal != SignalType.ON_COMPLETE || status < 0, status);
-		});
+		// The status is read as the answer completes, before the server hears of it: a servlet
+		// container may recycle the response the moment it does (Jetty at once), and a status
+		// read after that is lost.
+		AtomicInteger completedWith = new AtomicInteger(-1);
+		return served.doOnSuccess((Void done) -> completedWith.set(statusOf(response)))
+			.doFinally((SignalType signal) -> {
+				if (timed != null) {
+					timed.finished();
+				}
+				int status = completedWith.get();
+				ended(signal != SignalType.ON_COMPLETE || status < 0, status);
+			});
 	}
 
 	/**
-	 * Return the status of an exchange's answer as it ended, or {@code -1} when the server no
-	 * longer knows it: a servlet container recycles the response of a request it ended itself (a
-	 * time-out, a caller that left) while the application's answer may still complete later, and
-	 * the place must be given back all the same.
+	 * Return the status of an exchange's answer as it completed, or {@code -1} when the server
+	 * no longer knows it: a servlet container recycles the response of a request it ended itself
+	 * (a time-out, a caller that left) while the application's answer may still complete later,
+	 * and the place must be given back all the same.
 	 */
 	private static int statusOf(ServerHttpResponse response) {
 		try {
