@@ -75,7 +75,7 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 				request.getQueryString(), this.writable.getAsBoolean(), request.getContentType(),
 				request.getContentLengthLong());
 		if (refusal != null) {
-			refuse(response, refusal);
+			refuse(request, response, refusal);
 			return;
 		}
 		if (!"POST".equals(request.getMethod())) {
@@ -85,7 +85,7 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 		byte[] body = request.getInputStream().readNBytes(EndpointWriteCheck.MAX_BODY_BYTES + 1);
 		refusal = this.check.body(target, body);
 		if (refusal != null) {
-			refuse(response, refusal);
+			refuse(request, response, refusal);
 			return;
 		}
 		chain.doFilter(new CheckedWrite(request, body), response);
@@ -109,7 +109,14 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 		}
 	}
 
-	private static void refuse(HttpServletResponse response, EndpointWriteCheck.Refusal refusal) throws IOException {
+	/**
+	 * Answer a refused write at once, then read what arrives of its body and let it go, within
+	 * the bounds {@link EndpointWriteWebFilter} keeps. A connection closed on a body not read is
+	 * reset, and the reset discards the answer before its caller reads it: Tomcat swallows the rest
+	 * of a body itself, Jetty does not.
+	 */
+	private static void refuse(HttpServletRequest request, HttpServletResponse response,
+			EndpointWriteCheck.Refusal refusal) throws IOException {
 		if (refusal.readOnly()) {
 			response.setHeader(HttpHeaders.ALLOW, "GET");
 		}
@@ -117,6 +124,33 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 		response.setCharacterEncoding(StandardCharsets.UTF_8.name());
 		response.getOutputStream().write(refusal.body());
+		response.flushBuffer();
+		discardBody(request);
+	}
+
+	private static void discardBody(HttpServletRequest request) {
+		if (request.getContentLengthLong() > EndpointWriteWebFilter.MAX_DISCARDED_BYTES) {
+			// Announced larger than is ever read: the connection may be reset under a caller
+			// still sending, as on WebFlux.
+			return;
+		}
+		long deadline = System.nanoTime() + EndpointWriteWebFilter.DISCARD_TIME.toNanos();
+		byte[] buffer = new byte[8192];
+		long left = EndpointWriteWebFilter.MAX_DISCARDED_BYTES;
+		try {
+			ServletInputStream input = request.getInputStream();
+			// A read that waits with nothing arriving is bounded by the container's read time-out.
+			while (left > 0 && deadline - System.nanoTime() > 0) {
+				int read = input.read(buffer, 0, (int) Math.min(buffer.length, left));
+				if (read < 0) {
+					return;
+				}
+				left -= read;
+			}
+		}
+		catch (IOException | IllegalStateException ex) {
+			// The caller left, or the body was read as characters: nothing more to let go.
+		}
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.degradation.web.servlet;
 
 import java.io.IOException;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 import dev.degradation.overload.Admission.Admitted;
@@ -205,6 +207,15 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 			// The container may put its session cookie back itself as it resets (Tomcat does).
 			if (!this.response.getHeaders(header.getKey()).contains(header.getValue())) {
 				this.response.addHeader(header.getKey(), header.getValue());
+			}
+		}
+		// Jetty puts it back twice: each cookie is sent once.
+		List<String> cookies = List.copyOf(this.response.getHeaders(HttpHeaders.SET_COOKIE));
+		List<String> distinct = List.copyOf(new LinkedHashSet<>(cookies));
+		if (distinct.size() < cookies.size()) {
+			this.response.setHeader(HttpHeaders.SET_COOKIE, distinct.get(0));
+			for (String cookie : distinct.subList(1, distinct.size())) {
+				this.response.addHeader(HttpHeaders.SET_COOKIE, cookie);
 			}
 		}
 	}
