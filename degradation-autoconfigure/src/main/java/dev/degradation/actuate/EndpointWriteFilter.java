@@ -111,7 +111,7 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 
 	/**
 	 * Answer a refused write at once, then read what arrives of its body and let it go, within
-	 * the bounds {@link EndpointWriteWebFilter} keeps. A connection closed on a body not read is
+	 * the bounds the check keeps, as on WebFlux. A connection closed on a body not read is
 	 * reset, and the reset discards the answer before its caller reads it: Tomcat swallows the rest
 	 * of a body itself, Jetty does not.
 	 */
@@ -129,14 +129,14 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 	}
 
 	private static void discardBody(HttpServletRequest request) {
-		if (request.getContentLengthLong() > EndpointWriteWebFilter.MAX_DISCARDED_BYTES) {
+		if (request.getContentLengthLong() > EndpointWriteCheck.MAX_DISCARDED_BYTES) {
 			// Announced larger than is ever read: the connection may be reset under a caller
 			// still sending, as on WebFlux.
 			return;
 		}
-		long deadline = System.nanoTime() + EndpointWriteWebFilter.DISCARD_TIME.toNanos();
+		long deadline = System.nanoTime() + EndpointWriteCheck.DISCARD_TIME.toNanos();
 		byte[] buffer = new byte[8192];
-		long left = EndpointWriteWebFilter.MAX_DISCARDED_BYTES;
+		long left = EndpointWriteCheck.MAX_DISCARDED_BYTES;
 		try {
 			ServletInputStream input = request.getInputStream();
 			// A read that waits with nothing arriving is bounded by the container's read time-out.

@@ -1,7 +1,6 @@
 package dev.degradation.actuate;
 
 import java.io.ByteArrayOutputStream;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
@@ -38,12 +37,6 @@ import org.springframework.web.server.WebFilterChain;
  * unauthenticated write is refused by Spring Security first and says nothing of the endpoint.
  */
 public class EndpointWriteWebFilter implements WebFilter, Ordered {
-
-	/** The most of a refused write's body read and let go. */
-	static final int MAX_DISCARDED_BYTES = 1024 * 1024;
-
-	/** The longest a refused write's body is read after its answer. */
-	static final Duration DISCARD_TIME = Duration.ofSeconds(1);
 
 	private final EndpointWriteCheck check;
 
@@ -91,11 +84,11 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				this.writable.getAsBoolean(), request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE),
 				request.getHeaders().getContentLength());
 		if (refusal != null) {
-			Mono<Void> discard = read(request).timeout(DISCARD_TIME, Mono.empty())
+			Mono<Void> discard = read(request).timeout(EndpointWriteCheck.DISCARD_TIME, Mono.empty())
 				.onErrorResume((ex) -> Mono.empty())
 				.then();
 			long length = request.getHeaders().getContentLength();
-			if (length > MAX_DISCARDED_BYTES) {
+			if (length > EndpointWriteCheck.MAX_DISCARDED_BYTES) {
 				// Announced larger than is ever read: answered at once, and what arrives of the
 				// body meanwhile is let go within bounds; the connection may be reset under a
 				// caller still sending.
@@ -117,9 +110,9 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 	/**
 	 * Read a write's body: its first {@value EndpointWriteCheck#MAX_BODY_BYTES} bytes and one
 	 * more are kept, and the rest of a larger one is read and let go, up to
-	 * {@value #MAX_DISCARDED_BYTES} bytes in all. A connection closed on a body not read is reset,
-	 * and the reset discards the answer before its caller reads it (Tomcat swallows the rest of a
-	 * refused body for the same reason).
+	 * {@value EndpointWriteCheck#MAX_DISCARDED_BYTES} bytes in all. A connection closed on a body
+	 * not read is reset, and the reset discards the answer before its caller reads it (Tomcat
+	 * swallows the rest of a refused body for the same reason).
 	 */
 	private static Mono<byte[]> read(ServerHttpRequest request) {
 		ByteArrayOutputStream kept = new ByteArrayOutputStream();
@@ -139,7 +132,7 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				DataBufferUtils.release(buffer);
 			}
 		})
-			.takeWhile((Integer readable) -> seen.addAndGet(readable) <= MAX_DISCARDED_BYTES)
+			.takeWhile((Integer readable) -> seen.addAndGet(readable) <= EndpointWriteCheck.MAX_DISCARDED_BYTES)
 			.then(Mono.fromSupplier(kept::toByteArray));
 	}
 
