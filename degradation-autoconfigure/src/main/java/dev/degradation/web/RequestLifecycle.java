@@ -307,11 +307,18 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	private R answer(Decision.Answered answered) throws X {
 		this.answered = true;
 		answering(answered.cause(), answered.pathPattern());
+		// A request let through and failed may have read its body; one answered in its stead has
+		// not, and what still arrives of it is let go so that the answer reaches its caller.
+		boolean instead = this.proceeded == null;
 		if (answered.servesCopies()) {
 			// A place held here is a failed request's, which the step that let it through ends.
-			return principalKnown(() -> write(answered.answer(view())), NOTHING_HELD);
+			return principalKnown(() -> {
+				R written = write(answered.answer(view()));
+				return instead ? lettingBodyGo(written) : written;
+			}, NOTHING_HELD);
 		}
-		return write(answered.answer(view()));
+		R written = write(answered.answer(view()));
+		return instead ? lettingBodyGo(written) : written;
 	}
 
 	/**
@@ -457,5 +464,17 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	 * @throws X what the stack may throw
 	 */
 	protected abstract R write(Answer answer) throws X;
+
+	/**
+	 * Let what still arrives of the request's body go, within bounds and without holding a
+	 * thread, once the starter answered the request in its stead: a connection closed on a body
+	 * not read is reset, and the reset discards the answer before a caller still sending its body
+	 * reads it. Tomcat swallows such a body itself and Reactor Netty lets it go; Jetty does
+	 * neither.
+	 * @param written what writing the answer returned
+	 * @return what the step returns
+	 * @throws X what the stack may throw
+	 */
+	protected abstract R lettingBodyGo(R written) throws X;
 
 }

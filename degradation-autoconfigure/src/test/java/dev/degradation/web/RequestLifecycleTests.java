@@ -102,7 +102,8 @@ class RequestLifecycleTests {
 			throw new AssertionError("the application is never called");
 		});
 		assertThat(request.run()).isEqualTo("answered 200 simulation");
-		assertThat(request.steps).containsExactly("answering simulation /api/recommendations", "write");
+		assertThat(request.steps).containsExactly("answering simulation /api/recommendations", "write",
+				"body let go");
 		assertThat(this.engine.fallbackCounts().count(1, "simulation")).isOne();
 		assertThat(admission().admitted()).isZero();
 	}
@@ -146,10 +147,10 @@ class RequestLifecycleTests {
 		Admitted held = hold();
 		try {
 			assertThat(refusedAfterItsWait()).as("a caller not known to have come back early")
-				.containsExactly("wait", "answering overload null", "write");
+				.containsExactly("wait", "answering overload null", "write", "body let go");
 			this.decider.setRefusedCallers(new RefusedCallers(RefusedCallers.Mode.ALWAYS));
 			assertThat(refusedAfterItsWait()).containsExactly("wait", "turn taken", "answering overload null", "write",
-					"turn given back");
+					"body let go", "turn given back");
 			assertThat(admission().refused()).isEqualTo(2);
 		}
 		finally {
@@ -453,6 +454,12 @@ class RequestLifecycleTests {
 				this.answerHeaders.put(answer.headers()[i], answer.headers()[i + 1]);
 			}
 			return "answered " + answer.status() + " " + this.answerHeaders.get(DegradationHeaders.REASON);
+		}
+
+		@Override
+		protected String lettingBodyGo(String written) {
+			this.steps.add("body let go");
+			return written;
 		}
 
 		@Override

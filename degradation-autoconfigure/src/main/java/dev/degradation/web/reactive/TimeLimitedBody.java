@@ -53,7 +53,7 @@ final class TimeLimitedBody extends ServerHttpRequestDecorator {
 				|| (length < 0 && !framedByReactorNetty(request));
 	}
 
-	private static boolean framedByReactorNetty(ServerHttpRequest request) {
+	static boolean framedByReactorNetty(ServerHttpRequest request) {
 		Object nativeRequest;
 		try {
 			nativeRequest = ServerHttpRequestDecorator.getNativeRequest(request);

@@ -244,6 +244,12 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 		return null;
 	}
 
+	@Override
+	protected @Nullable Void lettingBodyGo(@Nullable Void written) throws IOException {
+		UnreadBody.letGo(this.request, this.response);
+		return null;
+	}
+
 	/**
 	 * Write an answer the starter prepared.
 	 * @param response the response, not yet committed

@@ -1,0 +1,148 @@
+package dev.degradation.web.servlet;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletRequestWrapper;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * What still arrives of a request's body once the starter answered the request in its stead,
+ * read and let go without holding a thread: the answer is sent, the request goes on
+ * asynchronously while a read listener takes the body's bytes, and it completes at the body's
+ * end, after a mebibyte or after a second, whichever comes first. A connection closed on a body
+ * not read is reset, and the reset discards the answer before a caller still sending its body reads
+ * it: Tomcat swallows such a body itself, Jetty closes the connection on it.
+ */
+final class UnreadBody {
+
+	/** The most of a body let go; past it the server does with the rest what it does. */
+	static final long MAX_BYTES = 1024 * 1024;
+
+	/** The longest a body is waited for. */
+	static final long TIME_MILLIS = 1000;
+
+	private UnreadBody() {
+	}
+
+	/**
+	 * Let what still arrives of a request's body go, once its answer is written; a request of no
+	 * body, one whose body was read, or one that cannot go on asynchronously is left as it is.
+	 * @param request the request, as the filter was given it
+	 * @param response the response, its answer written
+	 * @throws IOException if the answer cannot be sent
+	 */
+	static void letGo(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		if ((request.getContentLengthLong() <= 0 && request.getHeader("Transfer-Encoding") == null)
+				|| !request.isAsyncSupported() || request.isAsyncStarted()) {
+			return;
+		}
+		// The container's own stream: a wrapper may replay a body the starter read ahead.
+		ServletRequest container = request;
+		while (container instanceof ServletRequestWrapper wrapper) {
+			container = wrapper.getRequest();
+		}
+		ServletInputStream input;
+		try {
+			input = container.getInputStream();
+		}
+		catch (IllegalStateException ex) {
+			// Read as characters by whoever read it: it was read.
+			return;
+		}
+		if (input.isFinished()) {
+			return;
+		}
+		response.flushBuffer();
+		AsyncContext async = request.startAsync(request, response);
+		async.setTimeout(TIME_MILLIS);
+		Discarding discarding = new Discarding(input, async);
+		async.addListener(discarding);
+		input.setReadListener(discarding);
+	}
+
+	/**
+	 * Reads a body as it arrives and lets it go; ends the request at its end, at the bound, or at
+	 * the time-out.
+	 */
+	private static final class Discarding implements ReadListener, AsyncListener {
+
+		private final ServletInputStream input;
+
+		private final AsyncContext async;
+
+		private final byte[] buffer = new byte[8192];
+
+		private final AtomicBoolean completed = new AtomicBoolean();
+
+		private long left = MAX_BYTES;
+
+		Discarding(ServletInputStream input, AsyncContext async) {
+			this.input = input;
+			this.async = async;
+		}
+
+		@Override
+		public void onDataAvailable() throws IOException {
+			while (this.input.isReady()) {
+				int read = this.input.read(this.buffer);
+				if (read < 0) {
+					return;
+				}
+				this.left -= read;
+				if (this.left <= 0) {
+					complete();
+					return;
+				}
+			}
+		}
+
+		@Override
+		public void onAllDataRead() {
+			complete();
+		}
+
+		@Override
+		public void onError(Throwable failure) {
+			complete();
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			complete();
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			complete();
+		}
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+		}
+
+		private void complete() {
+			if (this.completed.compareAndSet(false, true)) {
+				try {
+					this.async.complete();
+				}
+				catch (IllegalStateException ex) {
+					// Completed by the container already (the caller left).
+				}
+			}
+		}
+
+	}
+
+}
