@@ -15,9 +15,10 @@ import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * What still arrives of a request's body once the starter answered the request in its stead,
- * read and let go without holding a thread: the answer is sent, the request goes on
- * asynchronously while a read listener takes the body's bytes, and it completes at the body's
- * end, after a mebibyte or after a second, whichever comes first. A connection closed on a body
+ * read and let go without holding a thread: what has arrived is read at once; for a body still
+ * on its way the answer is sent, the request goes on asynchronously while a read listener takes
+ * the body's bytes, and it completes at the body's end, after a mebibyte or after a second,
+ * whichever comes first. A connection closed on a body
  * not read is reset, and the reset discards the answer before a caller still sending its body reads
  * it: Tomcat swallows such a body itself, Jetty closes the connection on it.
  */
@@ -57,7 +58,18 @@ final class UnreadBody {
 			// Read as characters by whoever read it: it was read.
 			return;
 		}
-		if (input.isFinished()) {
+		// What has arrived is read at once; only a body still on its way is waited for.
+		long length = request.getContentLengthLong();
+		long read = 0;
+		byte[] buffer = new byte[8192];
+		while (read < MAX_BYTES && !input.isFinished() && input.available() > 0) {
+			int got = input.read(buffer, 0, Math.min(buffer.length, input.available()));
+			if (got < 0) {
+				return;
+			}
+			read += got;
+		}
+		if (input.isFinished() || read >= MAX_BYTES || (length >= 0 && read >= length)) {
 			return;
 		}
 		response.flushBuffer();
