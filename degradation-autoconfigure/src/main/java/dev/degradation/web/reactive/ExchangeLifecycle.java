@@ -279,7 +279,7 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 		ServerHttpRequest request = this.exchange.getRequest();
 		HttpHeaders headers = request.getHeaders();
 		if ((headers.getContentLength() <= 0 && !headers.containsHeader(HttpHeaders.TRANSFER_ENCODING))
-				|| TimeLimitedBody.framedByReactorNetty(request)) {
+				|| ReactorNetty.serves(request)) {
 			return written;
 		}
 		// What still arrives of it is read and let go, within bounds: a connection closed on a

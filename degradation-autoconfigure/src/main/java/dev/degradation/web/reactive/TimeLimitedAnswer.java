@@ -43,8 +43,6 @@ final class TimeLimitedAnswer extends ServerHttpResponseDecorator implements Zer
 	/** An answer handed over whole that a connection's buffers take at once. */
 	private static final int WATCHED_BYTES = 32 * 1024;
 
-	private static final String REACTOR_NETTY_PACKAGE = "reactor.netty.";
-
 	private final Admitted admitted;
 
 	private final long limitNanos;
@@ -80,7 +78,7 @@ final class TimeLimitedAnswer extends ServerHttpResponseDecorator implements Zer
 	@Override
 	public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
 		if (body instanceof Mono<? extends DataBuffer> whole) {
-			if (!sendsAsTheConnectionTakes()) {
+			if (ReactorNetty.serves(getDelegate())) {
 				return super.writeWith(body);
 			}
 			// A servlet container writes even a whole answer only as the connection takes it, and
@@ -89,22 +87,6 @@ final class TimeLimitedAnswer extends ServerHttpResponseDecorator implements Zer
 			return super.writeWith(whole.doOnNext(this::handedWhole)).doFinally((signal) -> wholeSent());
 		}
 		return super.writeWith(paced(Flux.from(body)));
-	}
-
-	/**
-	 * Whether the server sends an answer handed to it whole only as the connection takes it,
-	 * rather than into buffers of its own at once as Reactor Netty does: a servlet container
-	 * under WebFlux's servlet adapter.
-	 */
-	private boolean sendsAsTheConnectionTakes() {
-		Object nativeResponse;
-		try {
-			nativeResponse = ServerHttpResponseDecorator.getNativeResponse(getDelegate());
-		}
-		catch (RuntimeException ex) {
-			return false;
-		}
-		return !nativeResponse.getClass().getName().startsWith(REACTOR_NETTY_PACKAGE);
 	}
 
 	private void handedWhole(DataBuffer answer) {

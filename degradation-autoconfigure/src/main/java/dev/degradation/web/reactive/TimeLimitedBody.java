@@ -50,19 +50,7 @@ final class TimeLimitedBody extends ServerHttpRequestDecorator {
 		HttpHeaders headers = request.getHeaders();
 		long length = headers.getContentLength();
 		return length > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING)
-				|| (length < 0 && !framedByReactorNetty(request));
-	}
-
-	static boolean framedByReactorNetty(ServerHttpRequest request) {
-		Object nativeRequest;
-		try {
-			nativeRequest = ServerHttpRequestDecorator.getNativeRequest(request);
-		}
-		catch (RuntimeException ex) {
-			// A request of no server (a test's mock): its headers tell.
-			return true;
-		}
-		return nativeRequest.getClass().getName().startsWith("reactor.netty.");
+				|| (length < 0 && !ReactorNetty.serves(request));
 	}
 
 	TimeLimitedBody(ServerHttpRequest request, Admitted admitted, long limitNanos) {
