@@ -246,7 +246,10 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 
 	@Override
 	protected @Nullable Void lettingBodyGo(@Nullable Void written) throws IOException {
-		UnreadBody.letGo(this.request, this.response);
+		if (!(this.request instanceof ArrivedBodyRequest)) {
+			// A body read before the decision arrived whole.
+			UnreadBody.letGo(this.request, this.response);
+		}
 		return null;
 	}
 
