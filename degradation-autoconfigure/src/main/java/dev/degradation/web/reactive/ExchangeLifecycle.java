@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -192,18 +191,29 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 			return served;
 		}
 		TimeLimitedAnswer timed = answer;
-		// The status is read as the answer completes, before the server hears of it: a servlet
+		// The request ends as its answer completes, before the server hears of it: a servlet
 		// container may recycle the response the moment it does (Jetty at once), and a status
-		// read after that is lost.
-		AtomicInteger completedWith = new AtomicInteger(-1);
-		return served.doOnSuccess((Void done) -> completedWith.set(statusOf(response)))
-			.doFinally((SignalType signal) -> {
-				if (timed != null) {
-					timed.finished();
-				}
-				int status = completedWith.get();
-				ended(signal != SignalType.ON_COMPLETE || status < 0, status);
-			});
+		// read after that is lost; and the server may finish the exchange, and its caller send
+		// its next request, before anything after the completion runs.
+		AtomicBoolean over = new AtomicBoolean();
+		return served.doOnSuccess((Void done) -> {
+			if (over.compareAndSet(false, true)) {
+				int status = statusOf(response);
+				answerDone(timed);
+				ended(status < 0, status);
+			}
+		}).doFinally((SignalType signal) -> {
+			if (over.compareAndSet(false, true)) {
+				answerDone(timed);
+				ended(true, statusOf(response));
+			}
+		});
+	}
+
+	private static void answerDone(@Nullable TimeLimitedAnswer timed) {
+		if (timed != null) {
+			timed.finished();
+		}
 	}
 
 	/**
