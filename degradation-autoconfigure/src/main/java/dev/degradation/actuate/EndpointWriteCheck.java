@@ -1,7 +1,6 @@
 package dev.degradation.actuate;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,12 +51,6 @@ public final class EndpointWriteCheck {
 
 	/** The largest body a write may have; a write reads at most one byte more. */
 	public static final int MAX_BODY_BYTES = 16 * 1024;
-
-	/** The most of a refused write's body read and let go, so that its refusal reaches its caller. */
-	static final int MAX_DISCARDED_BYTES = 1024 * 1024;
-
-	/** The longest a refused write's body is read and let go. */
-	static final Duration DISCARD_TIME = Duration.ofSeconds(1);
 
 	private static final String SIMULATION_EXAMPLE = "{\"enabled\": true, \"level\": 2}";
 

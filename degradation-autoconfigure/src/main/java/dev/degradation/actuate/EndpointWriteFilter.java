@@ -26,6 +26,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.util.ServletRequestPathUtils;
 
+import dev.degradation.web.servlet.UnreadBody;
+
 /**
  * Checks a write to the {@code degradation} endpoint on Spring MVC before the Actuator reads it,
  * by the rules of {@link EndpointWriteCheck}, so that every refusal says what was wrong: the
@@ -110,10 +112,10 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * Answer a refused write at once, then read what arrives of its body and let it go, within
-	 * the bounds the check keeps, as on WebFlux. A connection closed on a body not read is
-	 * reset, and the reset discards the answer before its caller reads it: Tomcat swallows the rest
-	 * of a body itself, Jetty does not.
+	 * Answer a refused write at once, then let what arrives of its body go, within the bounds the
+	 * starter keeps for every body nobody will use, as on WebFlux. A connection closed on a body
+	 * not read is reset, and the reset discards the answer before its caller reads it: Tomcat
+	 * swallows the rest of a body itself, Jetty does not.
 	 */
 	private static void refuse(HttpServletRequest request, HttpServletResponse response,
 			EndpointWriteCheck.Refusal refusal) throws IOException {
@@ -124,33 +126,7 @@ public class EndpointWriteFilter extends OncePerRequestFilter {
 		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 		response.setCharacterEncoding(StandardCharsets.UTF_8.name());
 		response.getOutputStream().write(refusal.body());
-		response.flushBuffer();
-		discardBody(request);
-	}
-
-	private static void discardBody(HttpServletRequest request) {
-		if (request.getContentLengthLong() > EndpointWriteCheck.MAX_DISCARDED_BYTES) {
-			// Announced larger than is ever read: the connection may be reset under a caller
-			// still sending, as on WebFlux.
-			return;
-		}
-		long deadline = System.nanoTime() + EndpointWriteCheck.DISCARD_TIME.toNanos();
-		byte[] buffer = new byte[8192];
-		long left = EndpointWriteCheck.MAX_DISCARDED_BYTES;
-		try {
-			ServletInputStream input = request.getInputStream();
-			// A read that waits with nothing arriving is bounded by the container's read time-out.
-			while (left > 0 && deadline - System.nanoTime() > 0) {
-				int read = input.read(buffer, 0, (int) Math.min(buffer.length, left));
-				if (read < 0) {
-					return;
-				}
-				left -= read;
-			}
-		}
-		catch (IOException | IllegalStateException ex) {
-			// The caller left, or the body was read as characters: nothing more to let go.
-		}
+		UnreadBody.letGoHoldingThreadIfNeeded(request, response);
 	}
 
 	/**

@@ -23,6 +23,9 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import dev.degradation.web.RequestLifecycle;
+import dev.degradation.web.reactive.UnreadBody;
+
 /**
  * Checks a write to the {@code degradation} endpoint on WebFlux before the Actuator reads it, by
  * the same rules as on Spring MVC ({@link EndpointWriteCheck}): a body key that contradicts the
@@ -84,11 +87,8 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				this.writable.getAsBoolean(), request.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE),
 				request.getHeaders().getContentLength());
 		if (refusal != null) {
-			Mono<Void> discard = read(request).timeout(EndpointWriteCheck.DISCARD_TIME, Mono.empty())
-				.onErrorResume((ex) -> Mono.empty())
-				.then();
-			long length = request.getHeaders().getContentLength();
-			if (length > EndpointWriteCheck.MAX_DISCARDED_BYTES) {
+			Mono<Void> discard = UnreadBody.letGo(request);
+			if (request.getHeaders().getContentLength() > RequestLifecycle.UNREAD_BODY_BYTES) {
 				// Announced larger than is ever read: answered at once, and what arrives of the
 				// body meanwhile is let go within bounds; the connection may be reset under a
 				// caller still sending.
@@ -110,7 +110,7 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 	/**
 	 * Read a write's body: its first {@value EndpointWriteCheck#MAX_BODY_BYTES} bytes and one
 	 * more are kept, and the rest of a larger one is read and let go, up to
-	 * {@value EndpointWriteCheck#MAX_DISCARDED_BYTES} bytes in all. A connection closed on a body
+	 * {@link RequestLifecycle#UNREAD_BODY_BYTES} in all. A connection closed on a body
 	 * not read is reset, and the reset discards the answer before its caller reads it (Tomcat
 	 * swallows the rest of a refused body for the same reason).
 	 */
@@ -132,7 +132,7 @@ public class EndpointWriteWebFilter implements WebFilter, Ordered {
 				DataBufferUtils.release(buffer);
 			}
 		})
-			.takeWhile((Integer readable) -> seen.addAndGet(readable) <= EndpointWriteCheck.MAX_DISCARDED_BYTES)
+			.takeWhile((Integer readable) -> seen.addAndGet(readable) <= RequestLifecycle.UNREAD_BODY_BYTES)
 			.then(Mono.fromSupplier(kept::toByteArray));
 	}
 

@@ -1,5 +1,6 @@
 package dev.degradation.web;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -28,6 +29,16 @@ import dev.degradation.overload.RequestPriority;
  * @param <X> what a step may throw on the stack
  */
 public abstract class RequestLifecycle<R, X extends Exception> {
+
+	/**
+	 * The most of a body nobody will use that the starter reads and lets go, after a cheap answer
+	 * or a refused write to the endpoint; past it the server does with the rest what it does
+	 * (Tomcat swallows up to its own bound, Jetty resets the connection).
+	 */
+	public static final long UNREAD_BODY_BYTES = 1024 * 1024;
+
+	/** The longest such a body is waited for. */
+	public static final Duration UNREAD_BODY_TIME = Duration.ofSeconds(1);
 
 	private static final Runnable NOTHING_HELD = () -> {
 	};
@@ -466,11 +477,11 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	protected abstract R write(Answer answer) throws X;
 
 	/**
-	 * Let what still arrives of the request's body go, within bounds and without holding a
-	 * thread, once the starter answered the request in its stead: a connection closed on a body
-	 * not read is reset, and the reset discards the answer before a caller still sending its body
-	 * reads it. Tomcat swallows such a body itself and Reactor Netty lets it go; Jetty does
-	 * neither.
+	 * Let what still arrives of the request's body go, within bounds
+	 * ({@link #UNREAD_BODY_BYTES}, {@link #UNREAD_BODY_TIME}) and without holding a thread, once
+	 * the starter answered the request in its stead: a connection closed on a body not read is
+	 * reset, and the reset discards the answer before a caller still sending its body reads it.
+	 * Tomcat swallows such a body itself and Reactor Netty lets it go; Jetty does neither.
 	 * @param written what writing the answer returned
 	 * @return what the step returns
 	 * @throws X what the stack may throw

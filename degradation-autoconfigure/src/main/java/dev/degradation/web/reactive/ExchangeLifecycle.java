@@ -1,14 +1,12 @@
 package dev.degradation.web.reactive;
 
 import java.security.Principal;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -16,8 +14,6 @@ import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -44,12 +40,6 @@ import dev.degradation.web.StaleAnswers;
  * that left).
  */
 final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeException> {
-
-	/** The most of a body answered in its stead that is read and let go. */
-	private static final long UNREAD_BODY_BYTES = 1024 * 1024;
-
-	/** The longest such a body is waited for. */
-	private static final Duration UNREAD_BODY_TIME = Duration.ofSeconds(1);
 
 	private ServerWebExchange exchange;
 
@@ -286,22 +276,9 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 
 	@Override
 	protected Mono<Void> lettingBodyGo(Mono<Void> written) {
-		ServerHttpRequest request = this.exchange.getRequest();
-		HttpHeaders headers = request.getHeaders();
-		if ((headers.getContentLength() <= 0 && !headers.containsHeader(HttpHeaders.TRANSFER_ENCODING))
-				|| ReactorNetty.serves(request)) {
-			return written;
-		}
-		// What still arrives of it is read and let go, within bounds: a connection closed on a
-		// body not read is reset, and the reset discards the answer before its caller reads it.
-		AtomicLong left = new AtomicLong(UNREAD_BODY_BYTES);
-		Mono<Void> letGo = request.getBody()
-			.takeUntil((DataBuffer buffer) -> left.addAndGet(-buffer.readableByteCount()) <= 0)
-			.doOnNext(DataBufferUtils::release)
-			.then()
-			.timeout(UNREAD_BODY_TIME, Mono.empty())
-			.onErrorResume((Throwable failure) -> Mono.empty());
-		return written.then(letGo);
+		// Reactor Netty lets a body nobody read go itself.
+		return ReactorNetty.serves(this.exchange.getRequest()) ? written
+				: written.then(UnreadBody.letGo(this.exchange.getRequest()));
 	}
 
 	/**

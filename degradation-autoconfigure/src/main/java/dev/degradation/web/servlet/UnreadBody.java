@@ -1,6 +1,7 @@
 package dev.degradation.web.servlet;
 
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.servlet.AsyncContext;
@@ -13,22 +14,24 @@ import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import dev.degradation.web.RequestLifecycle;
+
 /**
- * What still arrives of a request's body once the starter answered the request in its stead,
- * read and let go without holding a thread: what has arrived is read at once; for a body still
- * on its way the answer is sent, the request goes on asynchronously while a read listener takes
- * the body's bytes, and it completes at the body's end, after a mebibyte or after a second,
- * whichever comes first. A connection closed on a body
- * not read is reset, and the reset discards the answer before a caller still sending its body reads
- * it: Tomcat swallows such a body itself, Jetty closes the connection on it.
+ * What still arrives of a request's body that nobody will use, read and let go without holding a
+ * thread, within the bounds the starter keeps ({@link RequestLifecycle#UNREAD_BODY_BYTES},
+ * {@link RequestLifecycle#UNREAD_BODY_TIME}), after a cheap answer or a refused write to the
+ * endpoint: what has arrived is read at once; for a body still on its way the answer is sent, the
+ * request goes on asynchronously while a read listener takes the body's bytes, and it completes at
+ * the body's end or at either bound, whichever comes first. A connection closed on a body not read
+ * is reset, and the reset discards the answer before a caller still sending its body reads it:
+ * Tomcat swallows such a body itself, Jetty closes the connection on it. The reactive stack's
+ * counterpart is {@code dev.degradation.web.reactive.UnreadBody}.
  */
-final class UnreadBody {
+public final class UnreadBody {
 
-	/** The most of a body let go; past it the server does with the rest what it does. */
-	static final long MAX_BYTES = 1024 * 1024;
+	private static final long MAX_BYTES = RequestLifecycle.UNREAD_BODY_BYTES;
 
-	/** The longest a body is waited for. */
-	static final long TIME_MILLIS = 1000;
+	private static final long TIME_MILLIS = RequestLifecycle.UNREAD_BODY_TIME.toMillis();
 
 	private UnreadBody() {
 	}
@@ -40,9 +43,33 @@ final class UnreadBody {
 	 * @param response the response, its answer written
 	 * @throws IOException if the answer cannot be sent
 	 */
-	static void letGo(HttpServletRequest request, HttpServletResponse response) throws IOException {
+	public static void letGo(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		letGo(request, response, false);
+	}
+
+	/**
+	 * Let what still arrives of a request's body go, once its answer is written, as
+	 * {@link #letGo(HttpServletRequest, HttpServletResponse)} does; where the request cannot go on
+	 * asynchronously (a filter before this one does not support it), the body is read on this
+	 * thread instead, within the same bounds, unless it is declared larger than is ever read. For
+	 * rare requests only, such as an operator's refused write: under load, a thread per request.
+	 * @param request the request, as the filter was given it
+	 * @param response the response, its answer written
+	 * @throws IOException if the answer cannot be sent
+	 */
+	public static void letGoHoldingThreadIfNeeded(HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		letGo(request, response, true);
+	}
+
+	private static void letGo(HttpServletRequest request, HttpServletResponse response, boolean mayHoldThread)
+			throws IOException {
 		if ((request.getContentLengthLong() <= 0 && request.getHeader("Transfer-Encoding") == null)
-				|| !request.isAsyncSupported() || request.isAsyncStarted()) {
+				|| request.isAsyncStarted()) {
+			return;
+		}
+		boolean asynchronous = request.isAsyncSupported();
+		if (!asynchronous && (!mayHoldThread || request.getContentLengthLong() > MAX_BYTES)) {
 			return;
 		}
 		// The container's own stream: a wrapper may replay a body the starter read ahead.
@@ -56,6 +83,11 @@ final class UnreadBody {
 		}
 		catch (IllegalStateException ex) {
 			// Read as characters by whoever read it: it was read.
+			return;
+		}
+		if (!asynchronous) {
+			response.flushBuffer();
+			readHere(input);
 			return;
 		}
 		// What has arrived is read at once; only a body still on its way is waited for.
@@ -83,6 +115,25 @@ final class UnreadBody {
 		catch (UnsupportedOperationException | IllegalStateException ex) {
 			// A stream that cannot be read without blocking (a test's mock has no connection).
 			discarding.complete();
+		}
+	}
+
+	private static void readHere(ServletInputStream input) {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIME_MILLIS);
+		byte[] buffer = new byte[8192];
+		long left = MAX_BYTES;
+		try {
+			// A read that waits with nothing arriving is bounded by the container's read time-out.
+			while (left > 0 && deadline - System.nanoTime() > 0) {
+				int read = input.read(buffer, 0, (int) Math.min(buffer.length, left));
+				if (read < 0) {
+					return;
+				}
+				left -= read;
+			}
+		}
+		catch (IOException ex) {
+			// The caller left: nothing more to let go.
 		}
 	}
 
