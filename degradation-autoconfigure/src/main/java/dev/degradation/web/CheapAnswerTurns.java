@@ -24,9 +24,9 @@ import org.jspecify.annotations.Nullable;
  * CPU. An answer waiting for its turn needs no CPU, and a flooding client's next request only
  * comes once it has its answer, so the flood keeps a few requests runnable instead of hundreds.
  * Half the cores, at least one, write such answers at once; the others wait their turn, first
- * come first served, at most {@link #MAX_WAIT_NANOS} (and never past a deadline, where one is
- * given; the request lifecycle gives none, since a caller sets its own), and are then answered
- * anyway; past {@link #MAX_WAITING} waiting, an answer goes out at once. Only
+ * come first served, at most {@link #MAX_WAIT_NANOS}, and are then answered anyway (never sooner
+ * for a caller's deadline: the deadline is the caller's own header, and a flood that sent one of
+ * zero would pass the turns that ration it); past {@link #MAX_WAITING} waiting, an answer goes out at once. Only
  * answers that fit a socket's send buffer take a turn, so that a slow reader cannot hold one. The
  * servlet stack waits on its request thread ({@link #enter}); the reactive stack waits without a
  * thread ({@link #enterLater}); both share one set of turns.
@@ -164,31 +164,23 @@ public final class CheapAnswerTurns {
 
 	/**
 	 * Wait for a turn on this thread, if answers {@link #taken(boolean) take turns} now.
-	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed
-	 * (it is answered at once), or a negative number for no deadline
 	 * @param serving whether admitted requests are in flight or waiting for a place now
 	 * @return whether a turn was taken, to be given back with {@link #leave(long)}
 	 */
-	public boolean enter(long deadlineNanos, boolean serving) {
-		return taken(serving) && enter(deadlineNanos);
+	public boolean enter(boolean serving) {
+		return taken(serving) && enter();
 	}
 
 	/**
-	 * Wait for a turn on this thread, whatever is served.
-	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed,
-	 * or a negative number for no deadline
+	 * Wait for a turn on this thread, whatever is served, at most the longest wait.
 	 * @return whether a turn was taken, to be given back with {@link #leave(long)}
 	 */
-	public boolean enter(long deadlineNanos) {
-		long wait = waitNanos(deadlineNanos);
-		if (wait == 0) {
-			return false;
-		}
+	public boolean enter() {
 		try {
 			if (this.waitingOnThreads.incrementAndGet() + this.stillWaitingLater.get() > this.maxWaiting) {
 				return false;
 			}
-			return this.permits.tryAcquire(wait, TimeUnit.NANOSECONDS);
+			return this.permits.tryAcquire(this.maxWaitNanos, TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -205,15 +197,9 @@ public final class CheapAnswerTurns {
 	 * turn); either wins, never both. It completes on the thread that gave a turn back, or on the
 	 * JDK's timer thread: the caller moves on from there. Cancelling it gives up the wait; a turn
 	 * handed to it as it was cancelled goes to the next answer.
-	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed,
-	 * or a negative number for no deadline
 	 * @return whether a turn was taken, to be given back with {@link #leave(long)}
 	 */
-	public CompletableFuture<Boolean> enterLater(long deadlineNanos) {
-		long wait = waitNanos(deadlineNanos);
-		if (wait == 0) {
-			return CompletableFuture.completedFuture(false);
-		}
+	public CompletableFuture<Boolean> enterLater() {
 		if (this.stillWaitingLater.get() == 0 && this.permits.tryAcquire()) {
 			return CompletableFuture.completedFuture(true);
 		}
@@ -233,20 +219,9 @@ public final class CheapAnswerTurns {
 			// timer removes a cancelled task under a lock, which an event loop may then wait for
 			// (BlockHound saw it park). The timer fires instead, on its own thread rather than
 			// handing a task to the common pool, and finds the turn taken.
-			CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS, Runnable::run).execute(() -> turn.complete(false));
+			CompletableFuture.delayedExecutor(this.maxWaitNanos, TimeUnit.NANOSECONDS, Runnable::run).execute(() -> turn.complete(false));
 		}
 		return turn;
-	}
-
-	/**
-	 * Return how long an answer may wait for its turn: at most the longest wait, never past its
-	 * caller's deadline, not at all once that has passed.
-	 * @param deadlineNanos how long the caller still waits, {@code 0} when its deadline has passed,
-	 * or a negative number for no deadline
-	 * @return the wait, in nanoseconds
-	 */
-	long waitNanos(long deadlineNanos) {
-		return (deadlineNanos < 0) ? this.maxWaitNanos : Math.min(deadlineNanos, this.maxWaitNanos);
 	}
 
 	/**

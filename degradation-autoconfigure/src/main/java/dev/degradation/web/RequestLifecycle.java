@@ -43,9 +43,6 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	private static final Runnable NOTHING_HELD = () -> {
 	};
 
-	/** A wait for a turn bounded by the turns alone ({@link CheapAnswerTurns#enter(long)}). */
-	private static final long NO_DEADLINE = -1;
-
 	private final RequestDecider decider;
 
 	private final boolean levelOnEveryAnswer;
@@ -155,7 +152,7 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		// came back before its Retry-After. The wait is the turns' own bound, whatever deadline the
 		// caller sent: the turns ration the callers that flood, and a deadline is theirs to set (one
 		// already passed would otherwise take every answer of a flood out of the line).
-		return takeTurn(turns, NO_DEADLINE, (taken) -> {
+		return takeTurn(turns, (taken) -> {
 			if (!taken) {
 				return answer(answered);
 			}
@@ -378,15 +375,14 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 	protected abstract R await(Decision.Wait wait, Step<@Nullable Admitted, R, X> then) throws X;
 
 	/**
-	 * Wait for a turn to write a cheap answer ({@link CheapAnswerTurns#enter(long)} on a thread
-	 * that may park, {@link CheapAnswerTurns#enterLater(long)} otherwise), then go on.
+	 * Wait for a turn to write a cheap answer ({@link CheapAnswerTurns#enter()} on a thread that
+	 * may park, {@link CheapAnswerTurns#enterLater()} otherwise), then go on.
 	 * @param turns the turns
-	 * @param deadlineNanos the caller's deadline
 	 * @param then what follows, told whether a turn was taken
 	 * @return what the step returns
 	 * @throws X what the stack may throw
 	 */
-	protected abstract R takeTurn(CheapAnswerTurns turns, long deadlineNanos, Step<Boolean, R, X> then) throws X;
+	protected abstract R takeTurn(CheapAnswerTurns turns, Step<Boolean, R, X> then) throws X;
 
 	/**
 	 * Write an answer in a turn taken, and give the turn back once the answer is sent, whether or

@@ -296,7 +296,7 @@ abstract class StackBehaviourTests {
 				held.add(this.client.sendAsync(request("GET", "/api/hold", null), HttpResponse.BodyHandlers.ofString()));
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 3);
-			assertThat(turns.enter(-1)).as("the test holds the only turn").isTrue();
+			assertThat(turns.enter()).as("the test holds the only turn").isTrue();
 			try {
 				assertThat(send("GET", "/api/core", null).statusCode()).as("a first refusal is written at once")
 					.isEqualTo(503);
@@ -306,7 +306,7 @@ abstract class StackBehaviourTests {
 				assertThat(again).as("the caller came back within its Retry-After: its refusal waits").isNotDone();
 				turns.leave(System.nanoTime());
 				assertThat(again.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
-				assertThat(turns.enter(-1)).as("the turn was given back").isTrue();
+				assertThat(turns.enter()).as("the turn was given back").isTrue();
 				this.decider.setRefusedCallers(new RefusedCallers(RefusedCallers.Mode.NEVER));
 				assertThat(send("GET", "/api/core", null).statusCode()).as("never in turns: at once").isEqualTo(503);
 				assertThat(turns.waiting()).isZero();
@@ -335,7 +335,7 @@ abstract class StackBehaviourTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.holds.started.get() == 1);
 			assertThat(send("POST", "/actuator/degradation/switches/best-effort", "{\"state\": \"off\"}").statusCode())
 				.isEqualTo(200);
-			assertThat(turns.enter(-1)).as("the test holds the only turn").isTrue();
+			assertThat(turns.enter()).as("the test holds the only turn").isTrue();
 			CompletableFuture<HttpResponse<String>> dropped;
 			CompletableFuture<HttpResponse<String>> pastItsDeadline;
 			try {
@@ -360,15 +360,14 @@ abstract class StackBehaviourTests {
 			assertDegraded(answer, "best-effort", "switch:best-effort", null);
 			assertThat(pastItsDeadline.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
 			await().atMost(Duration.ofSeconds(5)).until(() -> turns.waiting() == 0);
-			assertThat(turns.enter(0)).as("a caller whose deadline passed takes no turn").isFalse();
-			assertThat(turns.enter(-1)).as("the turn was given back").isTrue();
+			assertThat(turns.enter()).as("the turn was given back").isTrue();
 			turns.leave(System.nanoTime());
 			this.holds.release.complete("released");
 			assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
 
 			// With nothing admitted in flight there is nothing to protect: no turn is taken.
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.overload.active().admission().inflight() == 0);
-			assertThat(turns.enter(-1)).as("the test holds the only turn").isTrue();
+			assertThat(turns.enter()).as("the test holds the only turn").isTrue();
 			try {
 				await().atMost(Duration.ofSeconds(10))
 					.untilAsserted(() -> assertThat(send("POST", "/api/track", null).statusCode()).isEqualTo(204));

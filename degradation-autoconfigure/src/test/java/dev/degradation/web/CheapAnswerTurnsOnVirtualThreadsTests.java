@@ -28,14 +28,14 @@ class CheapAnswerTurnsOnVirtualThreadsTests {
 		VirtualThreadTaskExecutor executor = new VirtualThreadTaskExecutor("cheap-answer-");
 		CompletableFuture<Long> held = new CompletableFuture<>();
 		executor.execute(() -> {
-			assertThat(gate.enter(-1)).isTrue();
+			assertThat(gate.enter()).isTrue();
 			long since = System.nanoTime();
 			gate.leave(since);
 			held.complete(System.nanoTime() - since);
 		});
 		assertThat(held.get(10, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(minTurn);
 		CompletableFuture<Boolean> next = new CompletableFuture<>();
-		executor.execute(() -> next.complete(gate.enter(-1)));
+		executor.execute(() -> next.complete(gate.enter()));
 		assertThat(next).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(true);
 	}
 

@@ -371,9 +371,8 @@ class RequestLifecycleTests {
 		}
 
 		@Override
-		protected String takeTurn(CheapAnswerTurns turns, long deadlineNanos,
-				Step<Boolean, String, RuntimeException> then) {
-			boolean taken = turns.enter(deadlineNanos);
+		protected String takeTurn(CheapAnswerTurns turns, Step<Boolean, String, RuntimeException> then) {
+			boolean taken = turns.enter();
 			if (taken) {
 				this.steps.add("turn taken");
 			}

@@ -103,9 +103,8 @@ final class ExchangeLifecycle extends RequestLifecycle<Mono<Void>, RuntimeExcept
 	}
 
 	@Override
-	protected Mono<Void> takeTurn(CheapAnswerTurns turns, long deadlineNanos,
-			Step<Boolean, Mono<Void>, RuntimeException> then) {
-		CompletableFuture<Boolean> turn = turns.enterLater(deadlineNanos);
+	protected Mono<Void> takeTurn(CheapAnswerTurns turns, Step<Boolean, Mono<Void>, RuntimeException> then) {
+		CompletableFuture<Boolean> turn = turns.enterLater();
 		if (turn.isDone()) {
 			return then.then(turn.join());
 		}

@@ -114,9 +114,9 @@ final class ServletLifecycle extends RequestLifecycle<@Nullable Void, Exception>
 	}
 
 	@Override
-	protected @Nullable Void takeTurn(CheapAnswerTurns turns, long deadlineNanos,
-			Step<Boolean, @Nullable Void, Exception> then) throws Exception {
-		return then.then(turns.enter(deadlineNanos));
+	protected @Nullable Void takeTurn(CheapAnswerTurns turns, Step<Boolean, @Nullable Void, Exception> then)
+			throws Exception {
+		return then.then(turns.enter());
 	}
 
 	@Override
