@@ -6,7 +6,6 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 import dev.degradation.web.RequestLifecycle;
@@ -26,22 +25,21 @@ public final class UnreadBody {
 
 	/**
 	 * Read what arrives of a request's body and let it go, until its end, the byte bound or the
-	 * time bound; a request without a body completes at once, and a failure to read (the caller
-	 * left) completes too.
+	 * time bound; a request that declares no body completes at once (on a server other than
+	 * Reactor Netty, one of no declared length may have one: an HTTP/2 body), and a failure to read
+	 * (the caller left) completes too.
 	 * @param request the request
 	 * @return the completion of the reading, which never fails
 	 */
 	public static Mono<Void> letGo(ServerHttpRequest request) {
-		HttpHeaders headers = request.getHeaders();
-		if (headers.getContentLength() == 0
-				|| (headers.getContentLength() < 0 && !headers.containsHeader(HttpHeaders.TRANSFER_ENCODING))) {
+		if (!TimeLimitedBody.mayHaveBody(request)) {
 			return Mono.empty();
 		}
 		return Mono.defer(() -> {
 			AtomicLong left = new AtomicLong(RequestLifecycle.UNREAD_BODY_BYTES);
 			return request.getBody()
 				.takeUntil((DataBuffer buffer) -> left.addAndGet(-buffer.readableByteCount()) <= 0)
-				.doOnNext(DataBufferUtils::release)
+				.map(DataBufferUtils::release)
 				.then()
 				.timeout(RequestLifecycle.UNREAD_BODY_TIME, Mono.empty())
 				.onErrorResume((Throwable failure) -> Mono.empty());

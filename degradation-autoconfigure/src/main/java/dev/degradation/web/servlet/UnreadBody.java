@@ -17,11 +17,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import dev.degradation.web.RequestLifecycle;
 
 /**
- * What still arrives of a request's body that nobody will use, read and let go without holding a
- * thread, within the bounds the starter keeps ({@link RequestLifecycle#UNREAD_BODY_BYTES},
+ * What still arrives of a request's body that nobody will use, read and let go, within the bounds the starter keeps ({@link RequestLifecycle#UNREAD_BODY_BYTES},
  * {@link RequestLifecycle#UNREAD_BODY_TIME}), after a cheap answer or a refused write to the
- * endpoint: what has arrived is read at once; for a body still on its way the answer is sent, the
- * request goes on asynchronously while a read listener takes the body's bytes, and it completes at
+ * endpoint, without holding a thread: what has arrived is read at once; for a body still on its
+ * way the answer is sent, the request goes on asynchronously while a read listener takes the body's bytes, and it completes at
  * the body's end or at either bound, whichever comes first. A connection closed on a body not read
  * is reset, and the reset discards the answer before a caller still sending its body reads it:
  * Tomcat swallows such a body itself, Jetty closes the connection on it. The reactive stack's
@@ -38,10 +37,11 @@ public final class UnreadBody {
 
 	/**
 	 * Let what still arrives of a request's body go, once its answer is written; a request of no
-	 * body, one whose body was read, or one that cannot go on asynchronously is left as it is.
+	 * body, one whose body was read, or one that cannot go on asynchronously is left as it is. A
+	 * caller that left while sending ends it.
 	 * @param request the request, as the filter was given it
 	 * @param response the response, its answer written
-	 * @throws IOException if the answer cannot be sent
+	 * @throws IOException if the answer cannot be sent to a body's caller still there
 	 */
 	public static void letGo(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		letGo(request, response, false);
@@ -55,7 +55,7 @@ public final class UnreadBody {
 	 * rare requests only, such as an operator's refused write: under load, a thread per request.
 	 * @param request the request, as the filter was given it
 	 * @param response the response, its answer written
-	 * @throws IOException if the answer cannot be sent
+	 * @throws IOException if the answer cannot be sent to a body's caller still there
 	 */
 	public static void letGoHoldingThreadIfNeeded(HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
@@ -64,8 +64,7 @@ public final class UnreadBody {
 
 	private static void letGo(HttpServletRequest request, HttpServletResponse response, boolean mayHoldThread)
 			throws IOException {
-		if ((request.getContentLengthLong() <= 0 && request.getHeader("Transfer-Encoding") == null)
-				|| request.isAsyncStarted()) {
+		if (!TimeLimitedBodyRequest.mayHaveBody(request) || request.isAsyncStarted()) {
 			return;
 		}
 		boolean asynchronous = request.isAsyncSupported();
@@ -94,12 +93,18 @@ public final class UnreadBody {
 		long length = request.getContentLengthLong();
 		long read = 0;
 		byte[] buffer = new byte[8192];
-		while (read < MAX_BYTES && !input.isFinished() && input.available() > 0) {
-			int got = input.read(buffer, 0, Math.min(buffer.length, input.available()));
-			if (got < 0) {
-				return;
+		try {
+			while (read < MAX_BYTES && !input.isFinished() && input.available() > 0) {
+				int got = input.read(buffer, 0, Math.min(buffer.length, input.available()));
+				if (got < 0) {
+					return;
+				}
+				read += got;
 			}
-			read += got;
+		}
+		catch (IOException ex) {
+			// The caller left while sending: nothing more to let go, and no one to answer.
+			return;
 		}
 		if (input.isFinished() || read >= MAX_BYTES || (length >= 0 && read >= length)) {
 			return;
