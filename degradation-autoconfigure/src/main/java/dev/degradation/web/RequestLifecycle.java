@@ -144,7 +144,7 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		Decision.Answered answered = (Decision.Answered) decision;
 		CheapAnswerTurns turns = this.decider.cheapAnswerTurns();
 		if (!answered.small() || !turns.taken(this.decider.serving()) || !refusalInTurn(answered)) {
-			return answer(answered);
+			return answer(answered, null);
 		}
 		// Written in turn with the other cheap answers while admitted work is served, and sent
 		// before the turn is given back; a fallback too large to be sure of its send buffer takes
@@ -154,10 +154,10 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		// already passed would otherwise take every answer of a flood out of the line).
 		return takeTurn(turns, (taken) -> {
 			if (!taken) {
-				return answer(answered);
+				return answer(answered, null);
 			}
 			long since = System.nanoTime();
-			return sendInTurn(() -> answer(answered), () -> turns.leave(since));
+			return answer(answered, () -> turns.leave(since));
 		});
 	}
 
@@ -210,7 +210,7 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		}
 		observeFailure(failure);
 		replaceAnswer();
-		return answer(fallback);
+		return answer(fallback, null);
 	}
 
 	/**
@@ -312,21 +312,27 @@ public abstract class RequestLifecycle<R, X extends Exception> {
 		return context;
 	}
 
-	private R answer(Decision.Answered answered) throws X {
+	/**
+	 * Write an answer the starter prepared, in a turn taken when {@code giveBackTurn} is given.
+	 */
+	private R answer(Decision.Answered answered, @Nullable Runnable giveBackTurn) throws X {
 		this.answered = true;
 		answering(answered.cause(), answered.pathPattern());
 		// A request let through and failed may have read its body; one answered in its stead has
-		// not, and what still arrives of it is let go so that the answer reaches its caller.
+		// not, and what still arrives of it is let go so that the answer reaches its caller. The
+		// turn is given back once the answer is sent, before that: a slow body must hold no turn.
 		boolean instead = this.proceeded == null;
+		Action<R, X> send = () -> {
+			Action<R, X> write = () -> write(answered.answer(view()));
+			R written = (giveBackTurn != null) ? sendInTurn(write, giveBackTurn) : write.run();
+			return instead ? lettingBodyGo(written) : written;
+		};
 		if (answered.servesCopies()) {
-			// A place held here is a failed request's, which the step that let it through ends.
-			return principalKnown(() -> {
-				R written = write(answered.answer(view()));
-				return instead ? lettingBodyGo(written) : written;
-			}, NOTHING_HELD);
+			// A place held here is a failed request's, which the step that let it through ends; a
+			// turn taken is given back if the request is abandoned before its answer.
+			return principalKnown(send, (giveBackTurn != null) ? giveBackTurn : NOTHING_HELD);
 		}
-		R written = write(answered.answer(view()));
-		return instead ? lettingBodyGo(written) : written;
+		return send.run();
 	}
 
 	/**
