@@ -318,6 +318,12 @@ class StackTestApplication {
 			return "core";
 		}
 
+		/** The thread that runs the handler, as it names itself. */
+		@GetMapping("/api/thread")
+		String thread() {
+			return Thread.currentThread().toString();
+		}
+
 		@PostMapping("/api/echo")
 		String echo(@RequestBody String body) {
 			return body;
