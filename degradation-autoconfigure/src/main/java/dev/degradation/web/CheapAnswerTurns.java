@@ -26,8 +26,9 @@ import org.jspecify.annotations.Nullable;
  * Half the cores, at least one, write such answers at once; the others wait their turn, first
  * come first served, at most {@link #MAX_WAIT_NANOS}, and are then answered anyway (never sooner
  * for a caller's deadline: the deadline is the caller's own header, and a flood that sent one of
- * zero would pass the turns that ration it); past {@link #MAX_WAITING} waiting, an answer goes out at once. Only
- * answers that fit a socket's send buffer take a turn, so that a slow reader cannot hold one. The
+ * zero would pass the turns that ration it); past {@link #MAX_WAITING} waiting, an answer goes out
+ * at once. Only answers that fit a socket's send buffer take a turn, so that a slow reader cannot
+ * hold one, and a turn ends as its answer is sent, before a body nobody will read is let go. The
  * servlet stack waits on its request thread ({@link #enter}); the reactive stack waits without a
  * thread ({@link #enterLater}); both share one set of turns.
  *
