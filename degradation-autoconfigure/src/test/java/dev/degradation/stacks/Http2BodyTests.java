@@ -20,6 +20,7 @@ import reactor.netty.http.client.HttpClient;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import dev.degradation.engine.DegradationEngine;
 import dev.degradation.engine.OverloadSignal;
 import dev.degradation.overload.Admission;
 
@@ -53,6 +54,9 @@ abstract class Http2BodyTests {
 
 	@Autowired
 	OverloadSignal overload;
+
+	@Autowired
+	DegradationEngine engine;
 
 	@AfterEach
 	void drained() {
@@ -90,6 +94,30 @@ abstract class Http2BodyTests {
 			.satisfies((cut) -> assertThat(cut.status()).as(cut.toString()).isBetween(400, 499));
 		assertThat(admission().succeeded()).as("a slow body is no sample").isEqualTo(succeeded);
 		assertThat(admission().dropped()).isEqualTo(dropped);
+	}
+
+	@Test
+	void aCheapAnswerToABodyStillArrivingOverHttp2ReachesItsCaller() {
+		// The route's tier is shed: the starter answers in the request's stead without reading its
+		// body, which goes on arriving after the answer; a stream closed on it must not take the
+		// answer with it.
+		this.engine.simulate(2);
+		try {
+			for (int i = 0; i < 5; i++) {
+				AtomicInteger sent = new AtomicInteger();
+				Flux<ByteBuf> trickle = Flux.interval(Duration.ofMillis(20)).take(25).map((tick) -> {
+					sent.incrementAndGet();
+					return piece(SLOW_PIECE);
+				});
+				Answer answer = post("/api/track", trickle).block(Duration.ofSeconds(10));
+				assertThat(answer).as("request %d", i + 1).isNotNull();
+				assertThat(answer.version()).isEqualTo("HTTP/2.0");
+				assertThat(answer.status()).as("request %d: %s", i + 1, answer).isEqualTo(204);
+			}
+		}
+		finally {
+			this.engine.stopSimulation();
+		}
 	}
 
 	/**
