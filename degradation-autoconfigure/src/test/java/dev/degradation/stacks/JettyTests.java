@@ -15,8 +15,21 @@ final class JettyTests {
 	static final String NOT_JETTY_REACTIVE = "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration,"
 			+ "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration";
 
+	/**
+	 * The auto-configurations of the other reactive management servers, excluded so that Jetty
+	 * serves a separate management port: beside Jetty's, the management context factories clash.
+	 */
+	static final String NOT_JETTY_REACTIVE_MANAGEMENT = "org.springframework.boot.reactor.netty.autoconfigure.actuate.web.server.NettyReactiveManagementContextAutoConfiguration,"
+			+ "org.springframework.boot.tomcat.autoconfigure.actuate.web.server.TomcatReactiveManagementContextAutoConfiguration";
+
 	/** The auto-configuration of Tomcat's servlet server, excluded so that Jetty serves. */
 	static final String NOT_JETTY_SERVLET = "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration";
+
+	/**
+	 * The auto-configuration of Tomcat's servlet management server, excluded so that Jetty serves
+	 * a separate management port: beside Jetty's, the two management context factories clash.
+	 */
+	static final String NOT_JETTY_SERVLET_MANAGEMENT = "org.springframework.boot.tomcat.autoconfigure.actuate.web.server.TomcatServletManagementContextAutoConfiguration";
 
 	private JettyTests() {
 	}
