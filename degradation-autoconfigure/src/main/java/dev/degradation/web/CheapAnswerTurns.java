@@ -164,16 +164,8 @@ public final class CheapAnswerTurns {
 	}
 
 	/**
-	 * Wait for a turn on this thread, if answers {@link #taken(boolean) take turns} now.
-	 * @param serving whether admitted requests are in flight or waiting for a place now
-	 * @return whether a turn was taken, to be given back with {@link #leave(long)}
-	 */
-	public boolean enter(boolean serving) {
-		return taken(serving) && enter();
-	}
-
-	/**
-	 * Wait for a turn on this thread, whatever is served, at most the longest wait.
+	 * Wait for a turn on this thread, at most the longest wait; the caller asks
+	 * {@link #taken(boolean)} first whether answers take turns now.
 	 * @return whether a turn was taken, to be given back with {@link #leave(long)}
 	 */
 	public boolean enter() {

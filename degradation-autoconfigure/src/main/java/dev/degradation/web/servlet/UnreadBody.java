@@ -92,9 +92,13 @@ public final class UnreadBody {
 		// What has arrived is read at once; only a body still on its way is waited for.
 		long length = request.getContentLengthLong();
 		long read = 0;
-		byte[] buffer = new byte[8192];
+		// Allocated only for a body with bytes still to read: most cheap answers have none.
+		byte[] buffer = null;
 		try {
 			while (read < MAX_BYTES && !input.isFinished() && input.available() > 0) {
+				if (buffer == null) {
+					buffer = new byte[8192];
+				}
 				int got = input.read(buffer, 0, Math.min(buffer.length, input.available()));
 				if (got < 0) {
 					return;
