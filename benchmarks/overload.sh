@@ -28,6 +28,10 @@
 #                every refusal after the first of each second its turn
 #   bulkhead     the starter off; a Resilience4j Bulkhead of 4 concurrent calls, no wait, as a filter
 #   gradient2    the starter off; Netflix concurrency-limits' Gradient2 at its defaults, as a filter
+#   floor        the starter off; a filter that answers every request 503 at once and admits
+#                nothing: the machine's floor under the same load (no refusal is written faster,
+#                and no admitted answer comes sooner than that plus its service time); not in the
+#                default set, run it by name beside the others
 # Clients, each scenario run by both in turn against the same JVM, on the same cores as the service:
 #   raw          OverloadClient (this module): a raw HTTP/1.1 client on virtual threads, a few system
 #                calls a request; its open loops are true open loops
@@ -44,8 +48,11 @@
 # Usage: benchmarks/overload.sh [--no-build] [--seconds N] [--configs "a b"]
 #                               [--models "platform virtual webflux"] [--scenarios REGEX]
 #                               [--clients "raw autocannon"] [--connections N] [--table-only]
+#                               [--name NAME]
 # (--connections gives the checkout a pool of N connections, N times the capacity; 1 by default.)
 # (--table-only writes the tables again from benchmarks/results/overload.tsv, with the same options.)
+# (--name NAME writes overload-NAME.tsv and the section 'results-NAME' instead, so that a run of a
+# few scenarios or configurations leaves the whole table of the last full run as it is.)
 # (OVERLOAD_TRACE=1 also prints the starter's limit and requests in flight every 250 ms of each of
 # its scenarios; the polling costs the server a few requests a second, so tables run without it.)
 # (--threads is the older name of --models; --scenarios keeps the scenarios whose name matches.)
@@ -63,6 +70,7 @@ THREADS=(platform virtual webflux)
 CLIENTS=(raw autocannon)
 CONNECTIONS=1
 SCENARIO_FILTER=
+RUN_NAME=
 while (($#)); do
 	case $1 in
 		--no-build) BUILD=0 ;;
@@ -73,6 +81,7 @@ while (($#)); do
 		--clients) read -r -a CLIENTS <<<"$2"; shift ;;
 		--connections) CONNECTIONS=$2; shift ;;
 		--table-only) TABLE_ONLY=1; BUILD=0 ;;
+		--name) RUN_NAME=$2; shift ;;
 		*) echo "unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -253,6 +262,11 @@ if ((CONNECTIONS != 1)); then
 	TSV=$RESULTS/overload-pool-$CONNECTIONS.tsv
 	SECTION=results-pool-$CONNECTIONS
 fi
+if [[ -n $RUN_NAME ]]; then
+	[[ $RUN_NAME =~ ^[a-z0-9-]+$ ]] || { echo "--name takes lower-case letters, digits and dashes" >&2; exit 2; }
+	TSV=$RESULTS/overload-$RUN_NAME.tsv
+	SECTION=results-$RUN_NAME
+fi
 if ((TABLE_ONLY)); then
 	LOAD_START=unknown LOAD_END=unknown LOAD_DATE=$(date -u -r "$TSV" +%Y-%m-%dT%H:%MZ)
 else
@@ -276,6 +290,7 @@ for threads in "${THREADS[@]}"; do
 			starter) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" ;;
 			starter-429) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --sample.overload.refusal-status=429 ;;
 			starter-at-once) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --degradation.overload.refusal-turns=never ;;
+			floor) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --degradation.enabled=false --sample.peer=refuse-all ;;
 			*) start_app "$config-$threads" "$java" "$jar" "${thread_flags[@]}" --degradation.enabled=false --sample.peer="$config" ;;
 		esac
 		# Warm-up: the same kinds of answers at the same rates, so that every configuration is
@@ -357,12 +372,15 @@ TABLE=$WORK/table.md
 			refusal[key] = ($10 > 0) ? $17 " / " $18 : "none"
 			offered[key] = ($7 > 0) ? sprintf("%.0f %%", 100 * $8 / $7) : "-"
 			cpu[key] = $22 " / " $23; timeouts[key] = $11 }
-		function row(title, scenario, what,   k, line, m, c, key) {
+		# A row no cell of which was measured (a scenario left out with --scenarios) is left out.
+		function row(title, scenario, what,   k, line, m, c, key, found) {
 			for (k = 1; k <= nk; k++) {
 				line = "| " title " | " client[k] " |"
+				found = 0
 				for (m = 1; m <= nm; m++) for (c = 1; c <= nc; c++) {
 					key = client[k] SUBSEP model[m] SUBSEP config[c] SUBSEP scenario
 					if (!(key in useful)) { line = line " - |"; continue }
+					found = 1
 					if (what == "useful") line = line " " useful[key] " |"
 					else if (what == "latency") line = line " " p50[key] " / " p99[key] " |"
 					else if (what == "refusal") line = line " " refusal[key] " |"
@@ -370,7 +388,7 @@ TABLE=$WORK/table.md
 					else if (what == "cpu") line = line " " cpu[key] " |"
 					else line = line " " timeouts[key] " |"
 				}
-				print line
+				if (found) print line
 			}
 		}
 		END { nk = split(clients, client, " "); nm = split(models, model, " "); nc = split(configs, config, " ")

@@ -30,6 +30,11 @@ import org.springframework.core.Ordered;
  * off: {@code bulkhead}, a Resilience4j Bulkhead hand-tuned to 4 concurrent calls ({@code
  * sample.peer.bulkhead-size}) and no wait; {@code gradient2}, Netflix concurrency-limits' Gradient2
  * at its defaults. Both answer 503 when they refuse. Not part of the shop's behaviour otherwise.
+ * <p>
+ * A third, {@code refuse-all}, admits nothing: it answers every request to the shop 503 at once,
+ * the cheapest answer a filter can give. The harness runs it as the machine's floor: no
+ * configuration's refusals can be written faster under the same load, and no admitted answer can
+ * come sooner than that plus its own service time.
  */
 @Configuration(proxyBeanMethods = false)
 public class PeerAdmissionConfiguration {
@@ -72,6 +77,12 @@ public class PeerAdmissionConfiguration {
 				throw ex;
 			}
 		});
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "sample.peer", havingValue = "refuse-all")
+	FilterRegistrationBean<Filter> refuseAllPeer() {
+		return peer((request, response, chain) -> refuse(response));
 	}
 
 	private static FilterRegistrationBean<Filter> peer(PeerFilter filter) {

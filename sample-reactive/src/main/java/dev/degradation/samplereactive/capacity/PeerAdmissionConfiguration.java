@@ -28,6 +28,11 @@ import org.springframework.web.server.WebFilter;
  * calls ({@code sample.peer.bulkhead-size}) and no wait; {@code gradient2}, Netflix
  * concurrency-limits' Gradient2 at its defaults. Both answer 503 with {@code Retry-After: 1} when
  * they refuse. Not part of the catalog's behaviour otherwise.
+ * <p>
+ * A third, {@code refuse-all}, admits nothing: it answers every request to the catalog 503 at
+ * once, the cheapest answer a filter can give. The harness runs it as the machine's floor: no
+ * configuration's refusals can be written faster under the same load, and no admitted answer can
+ * come sooner than that plus its own service time.
  */
 @Configuration(proxyBeanMethods = false)
 public class PeerAdmissionConfiguration {
@@ -65,6 +70,13 @@ public class PeerAdmissionConfiguration {
 				}
 			});
 		});
+	}
+
+	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE + 10)
+	@ConditionalOnProperty(name = "sample.peer", havingValue = "refuse-all")
+	WebFilter refuseAllPeer() {
+		return peer((exchange, chain) -> refuse(exchange));
 	}
 
 	private static WebFilter peer(WebFilter filter) {
