@@ -267,8 +267,14 @@ if [[ -n $RUN_NAME ]]; then
 	TSV=$RESULTS/overload-$RUN_NAME.tsv
 	SECTION=results-$RUN_NAME
 fi
+# When and under what load the run behind $TSV ran, for --table-only to write the same header.
+RUN_FILE=${TSV%.tsv}-run.txt
 if ((TABLE_ONLY)); then
 	LOAD_START=unknown LOAD_END=unknown LOAD_DATE=$(date -u -r "$TSV" +%Y-%m-%dT%H:%MZ)
+	# What the run itself recorded, when it did (runs before it was kept did not).
+	if [[ -f $RUN_FILE ]]; then
+		LOAD_DATE=$(sed -n 1p "$RUN_FILE") LOAD_START=$(sed -n 2p "$RUN_FILE") LOAD_END=$(sed -n 3p "$RUN_FILE")
+	fi
 else
 echo -e "client\tthreads\tconfig\tscenario\tkind\tpath\tsent\tlive\tfallback\trefused\ttimeouts\terrors\tlive_p50\tlive_p99\tfallback_p50\tfallback_p99\trefused_p50\trefused_p99\trecovery_ms\tstep_timeouts\tserver_completed\tserver_cpu_s\tclient_cpu_s" >"$TSV"
 LOAD_START=$(cat /proc/loadavg) LOAD_DATE=$(date -u +%Y-%m-%dT%H:%MZ)
@@ -337,6 +343,7 @@ for threads in "${THREADS[@]}"; do
 	done
 done
 LOAD_END=$(cat /proc/loadavg)
+printf '%s\n' "$LOAD_DATE" "$LOAD_START" "$LOAD_END" >"$RUN_FILE"
 fi
 
 # The tables for docs/overload.md: first the measures of the issue that asked for them, every model
