@@ -267,6 +267,11 @@ if [[ -n $RUN_NAME ]]; then
 	TSV=$RESULTS/overload-$RUN_NAME.tsv
 	SECTION=results-$RUN_NAME
 fi
+# Checked before the run rather than after it: its tables are written into this section.
+grep -q "<!-- generated:$SECTION -->" docs/overload.md || {
+	echo "docs/overload.md has no section '$SECTION': add <!-- generated:$SECTION --> and <!-- /generated:$SECTION --> where its tables go" >&2
+	exit 2
+}
 # When and under what load the run behind $TSV ran, for --table-only to write the same header.
 RUN_FILE=${TSV%.tsv}-run.txt
 if ((TABLE_ONLY)); then
