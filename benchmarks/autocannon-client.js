@@ -19,9 +19,15 @@
 // Prints one tab-separated line per stream: kind, path, sent, live, fallback (2xx marked
 // X-Degraded), refused (503 or 429), timeouts, errors, and the p50 and p99 in ms of live answers,
 // fallbacks and refusals, as autocannon timed them (from the request's write to its answer's
-// end); then client_cpu_seconds, this process's CPU.
+// end); then client_cpu_seconds, this process's CPU. To stderr it also prints how late Node's
+// event loop ran its callbacks over the run (p50, p99 and max, in ms): autocannon times an answer
+// when its callback runs, so a busy loop adds up to that much to every figure it reports.
 // Loopback only; bounded in time.
 const autocannon = require('autocannon')
+const { monitorEventLoopDelay } = require('perf_hooks')
+
+const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+loopDelay.enable()
 
 const [base, secondsArg, deadlineArg, ...streamArgs] = process.argv.slice(2)
 const url = new URL(base)
@@ -133,6 +139,11 @@ Promise.all(streamArgs.map(run)).then((results) => {
   }
   const cpu = process.cpuUsage()
   console.log(`client_cpu_seconds\t${((cpu.user + cpu.system) / 1e6).toFixed(2)}`)
+  loopDelay.disable()
+  // The histogram counts the 10 ms of its own timer's resolution in every sample.
+  const late = (nanos) => Math.max(0, nanos / 1e6 - 10).toFixed(1)
+  console.error(`autocannon's event loop ran late by p50 ${late(loopDelay.percentile(50))}, ` +
+    `p99 ${late(loopDelay.percentile(99))}, max ${late(loopDelay.max)} ms`)
 }).catch((error) => {
   console.error(error)
   process.exit(1)
