@@ -32,6 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.degradation.engine.DegradationEngine;
@@ -75,19 +76,20 @@ abstract class HostileCallerTests {
 	StackTestApplication.Holds holds;
 
 	/**
-	 * Return the port the Actuator answers on.
-	 * @return the application's port, or the management port where it is separate
+	 * The port the Actuator answers on: the application's port, or the management port where it is
+	 * separate (Spring Boot gives the application's port this name too when they are one).
 	 */
-	abstract int managementPort();
+	@LocalManagementPort
+	int managementPort;
 
 	@BeforeEach
 	@AfterEach
 	void restore() throws Exception {
 		this.holds.reset();
 		for (String target : List.of("switches/best-effort", "switches/enhanced", "dependencies/inventory")) {
-			send(managementPort(), "DELETE", "/actuator/degradation/" + target, null);
+			send(this.managementPort, "DELETE", "/actuator/degradation/" + target, null);
 		}
-		send(managementPort(), "DELETE", "/actuator/degradation", null);
+		send(this.managementPort, "DELETE", "/actuator/degradation", null);
 		await().atMost(Duration.ofSeconds(10)).until(() -> overrides().isEmpty()
 				&& this.overload.active().admission().inflight() == 0);
 		this.engine.evaluate();
@@ -139,8 +141,8 @@ abstract class HostileCallerTests {
 	@Test
 	void theActuatorAnswersWhileEveryPlaceIsHeldAndItsPrefixIsNoWayPastAdmissionOnAnotherPort() throws Exception {
 		try (HeldPlaces held = HeldPlaces.hold(this.client, this.port, this.holds, 3)) {
-			assertThat(send(managementPort(), "GET", "/actuator/degradation", null).statusCode()).isEqualTo(200);
-			if (managementPort() != this.port) {
+			assertThat(send(this.managementPort, "GET", "/actuator/degradation", null).statusCode()).isEqualTo(200);
+			if (this.managementPort != this.port) {
 				// The Actuator is not on the application's port: its base path there is a path like
 				// any other, decided like any other, not a way past admission.
 				assertThat(send(this.port, "GET", "/actuator/degradation", null).statusCode()).isEqualTo(503);
@@ -153,7 +155,7 @@ abstract class HostileCallerTests {
 		SoftAssertions softly = new SoftAssertions();
 		for (WriteForm form : switchForms()) {
 			int logged = output.length();
-			HttpResponse<String> response = send(managementPort(), "POST", form.path(), form.body());
+			HttpResponse<String> response = send(this.managementPort, "POST", form.path(), form.body());
 			Set<String> changed = overrides();
 			softly.assertThat(changed).as("%s %s %s -> %d %s", "POST", form.path(), form.body(),
 					response.statusCode(), response.body())
@@ -166,7 +168,7 @@ abstract class HostileCallerTests {
 				softly.assertThat(audit).as("the audit of %s", form.path()).contains("Switch 'best-effort' off");
 			}
 			if (!changed.isEmpty()) {
-				send(managementPort(), "DELETE", "/actuator/degradation/switches/best-effort", null);
+				send(this.managementPort, "DELETE", "/actuator/degradation/switches/best-effort", null);
 				await().atMost(Duration.ofSeconds(5)).until(() -> overrides().isEmpty());
 			}
 		}
@@ -181,16 +183,16 @@ abstract class HostileCallerTests {
 				// A DELETE takes no body: its forms are those of the path and the query.
 				continue;
 			}
-			send(managementPort(), "POST", "/actuator/degradation/switches/enhanced", "{\"state\": \"off\"}");
-			send(managementPort(), "POST", "/actuator/degradation/switches/best-effort", "{\"state\": \"off\"}");
-			HttpResponse<String> response = send(managementPort(), "DELETE", form.path(), null);
+			send(this.managementPort, "POST", "/actuator/degradation/switches/enhanced", "{\"state\": \"off\"}");
+			send(this.managementPort, "POST", "/actuator/degradation/switches/best-effort", "{\"state\": \"off\"}");
+			HttpResponse<String> response = send(this.managementPort, "DELETE", form.path(), null);
 			Set<String> left = overrides();
 			softly.assertThat(left).as("DELETE %s -> %d %s", form.path(), response.statusCode(), response.body())
 				.isIn(Set.of("switches/enhanced", "switches/best-effort"), Set.of("switches/enhanced"));
 			softly.assertThat(left.size() == 1).as("DELETE %s: removed exactly when answered 200", form.path())
 				.isEqualTo(response.statusCode() == 200);
-			send(managementPort(), "DELETE", "/actuator/degradation/switches/enhanced", null);
-			send(managementPort(), "DELETE", "/actuator/degradation/switches/best-effort", null);
+			send(this.managementPort, "DELETE", "/actuator/degradation/switches/enhanced", null);
+			send(this.managementPort, "DELETE", "/actuator/degradation/switches/best-effort", null);
 		}
 		softly.assertAll();
 	}
@@ -199,7 +201,7 @@ abstract class HostileCallerTests {
 	void aDependencyCannotBeForcedThroughAnotherFormOfItsUrl() throws Exception {
 		for (String path : List.of("/actuator/degradation/%64ependencies/inventory",
 				"/actuator/degradation/dependencies;a=b/inventory", "/actuator/degradation/dependencies/inventor%79")) {
-			HttpResponse<String> renamed = send(managementPort(), "POST", path,
+			HttpResponse<String> renamed = send(this.managementPort, "POST", path,
 					"{\"state\": \"down\", \"name\": \"recommendations\"}");
 			assertThat(renamed.statusCode()).as(renamed.body()).isEqualTo(400);
 			assertThat(renamed.body()).contains("'name' is not taken in the body: the URL names the target "
@@ -212,12 +214,12 @@ abstract class HostileCallerTests {
 	void theSimulationTakesNoFormThatSkipsItsTypes() throws Exception {
 		for (String path : List.of("/actuator/degradation;x=1", "/actuator/degradation/", "/actuator//degradation",
 				"/act%75ator/degradation")) {
-			HttpResponse<String> response = send(managementPort(), "POST", path,
+			HttpResponse<String> response = send(this.managementPort, "POST", path,
 					"{\"enabled\": \"yes\", \"level\": \"1\"}");
 			assertThat(response.statusCode()).as(path).isIn(400, 404);
 			assertThat(this.engine.state().simulation().enabled()).as(path).isFalse();
 		}
-		HttpResponse<String> typed = send(managementPort(), "POST", "/actuator/degradation;x=1",
+		HttpResponse<String> typed = send(this.managementPort, "POST", "/actuator/degradation;x=1",
 				"{\"enabled\": \"yes\", \"level\": \"1\"}");
 		assertThat(JSON.readTree(typed.body()).get("message").asString())
 			.contains("'enabled' must be true or false, but was the string \"yes\"");
@@ -228,7 +230,7 @@ abstract class HostileCallerTests {
 		for (String path : List.of("/actuator/degradation", "/actuator/degradation;x=1",
 				"/actuator/degradation/%73witches/best-effort")) {
 			// A 20 MB body is announced and never sent: only a refusal that reads none of it answers.
-			try (Socket socket = new Socket("127.0.0.1", managementPort())) {
+			try (Socket socket = new Socket("127.0.0.1", this.managementPort)) {
 				socket.setSoTimeout(10_000);
 				socket.getOutputStream()
 					.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -250,7 +252,7 @@ abstract class HostileCallerTests {
 	@Test
 	void aTtlSaysItsUnit() throws Exception {
 		for (String ttl : List.of("60", "1ns", "500ms", "0s", "PT0.5S", "-5m", "15 minutes", "P1000D")) {
-			HttpResponse<String> response = send(managementPort(), "POST",
+			HttpResponse<String> response = send(this.managementPort, "POST",
 					"/actuator/degradation/switches/best-effort", "{\"state\": \"off\", \"ttl\": \"" + ttl + "\"}");
 			assertThat(response.statusCode()).as(ttl + ": " + response.body()).isEqualTo(400);
 			assertThat(response.body()).containsAnyOf("'ttl' must be a duration with its unit",
@@ -258,7 +260,7 @@ abstract class HostileCallerTests {
 			assertThat(overrides()).isEmpty();
 		}
 		for (String ttl : List.of("90s", "15m", "2h", "PT15M")) {
-			HttpResponse<String> response = send(managementPort(), "POST",
+			HttpResponse<String> response = send(this.managementPort, "POST",
 					"/actuator/degradation/switches/best-effort", "{\"state\": \"off\", \"ttl\": \"" + ttl + "\"}");
 			assertThat(response.statusCode()).as(ttl + ": " + response.body()).isEqualTo(200);
 		}
@@ -266,7 +268,7 @@ abstract class HostileCallerTests {
 
 	@Test
 	void aProblemJsonBodyIsRefusedWithTheTypesTaken() throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(uri(managementPort(), "/actuator/degradation"))
+		HttpRequest request = HttpRequest.newBuilder(uri(this.managementPort, "/actuator/degradation"))
 			.timeout(Duration.ofSeconds(10))
 			.header("Content-Type", "application/problem+json")
 			.POST(HttpRequest.BodyPublishers.ofString("{\"enabled\": true, \"level\": 1}"))
@@ -393,7 +395,7 @@ abstract class HostileCallerTests {
 	 * The targets operators have set at run time, as the endpoint lists them.
 	 */
 	private Set<String> overrides() throws Exception {
-		HttpResponse<String> status = send(managementPort(), "GET", "/actuator/degradation", null);
+		HttpResponse<String> status = send(this.managementPort, "GET", "/actuator/degradation", null);
 		Set<String> targets = new TreeSet<>();
 		for (JsonNode override : JSON.readTree(status.body()).get("overrides")) {
 			String target = override.get("target").asString();

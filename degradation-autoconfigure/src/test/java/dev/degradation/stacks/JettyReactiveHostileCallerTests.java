@@ -33,9 +33,4 @@ class JettyReactiveHostileCallerTests extends HostileCallerTests {
 		fixture.close();
 	}
 
-	@Override
-	int managementPort() {
-		return this.port;
-	}
-
 }

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -33,14 +32,6 @@ class JettyServletHostileCallerOnManagementPortTests extends HostileCallerTests 
 	@AfterAll
 	static void stop() {
 		fixture.close();
-	}
-
-	@LocalManagementPort
-	int managementPort;
-
-	@Override
-	int managementPort() {
-		return this.managementPort;
 	}
 
 }

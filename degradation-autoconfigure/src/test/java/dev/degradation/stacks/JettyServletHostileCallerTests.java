@@ -32,9 +32,4 @@ class JettyServletHostileCallerTests extends HostileCallerTests {
 		fixture.close();
 	}
 
-	@Override
-	int managementPort() {
-		return this.port;
-	}
-
 }

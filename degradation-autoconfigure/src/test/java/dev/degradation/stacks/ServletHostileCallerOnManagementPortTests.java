@@ -4,7 +4,6 @@ import org.junit.jupiter.api.AfterAll;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -28,14 +27,6 @@ class ServletHostileCallerOnManagementPortTests extends HostileCallerTests {
 	@AfterAll
 	static void stop() {
 		fixture.close();
-	}
-
-	@LocalManagementPort
-	int managementPort;
-
-	@Override
-	int managementPort() {
-		return this.managementPort;
 	}
 
 }

@@ -34,9 +34,4 @@ class ServletHostileCallerOnVirtualThreadsTests extends HostileCallerTests {
 		fixture.close();
 	}
 
-	@Override
-	int managementPort() {
-		return this.port;
-	}
-
 }

@@ -28,9 +28,4 @@ class ServletHostileCallerTests extends HostileCallerTests {
 		fixture.close();
 	}
 
-	@Override
-	int managementPort() {
-		return this.port;
-	}
-
 }

@@ -31,9 +31,4 @@ class TomcatReactiveHostileCallerTests extends HostileCallerTests {
 		fixture.close();
 	}
 
-	@Override
-	int managementPort() {
-		return this.port;
-	}
-
 }
